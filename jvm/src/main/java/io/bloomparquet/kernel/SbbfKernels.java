@@ -1,0 +1,142 @@
+package io.bloomparquet.kernel;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Chooses the kernel once per JVM, after Lucene's VectorizationProvider: the
+ * Vector API kernel when {@code jdk.incubator.vector} is readable, C2 is on,
+ * 256-bit int vectors are native and a self-test agrees with the scalar
+ * kernel; the scalar kernel otherwise. {@code -Dbloomparquet.kernel=scalar}
+ * forces the scalar kernel.
+ */
+public final class SbbfKernels {
+
+  /** System property: "scalar" forces the scalar kernel; "auto" (default) picks. */
+  public static final String KERNEL_PROPERTY = "bloomparquet.kernel";
+
+  private static final System.Logger LOG = System.getLogger(SbbfKernels.class.getName());
+
+  private static final class Holder {
+    static final SbbfKernel KERNEL;
+    static final String REASON;
+
+    static {
+      String[] reason = new String[1];
+      KERNEL = choose(reason);
+      REASON = reason[0];
+      LOG.log(System.Logger.Level.DEBUG, "bloomparquet SBBF kernel: {0} ({1})", KERNEL.name(), REASON);
+    }
+  }
+
+  private SbbfKernels() {}
+
+  /** The kernel this JVM uses. */
+  public static SbbfKernel get() {
+    return Holder.KERNEL;
+  }
+
+  /** Why {@link #get()} is the kernel it is, for logs and the demo. */
+  public static String reason() {
+    return Holder.REASON;
+  }
+
+  /** The portable kernel, always available. */
+  public static SbbfKernel scalar() {
+    return ScalarSbbfKernel.INSTANCE;
+  }
+
+  /** The Vector API kernel, or an exception saying why this JVM can't run it well. */
+  public static SbbfKernel vector() {
+    String refusal = vectorRefusal();
+    if (refusal != null) {
+      throw new UnsupportedOperationException(refusal);
+    }
+    return newVectorKernel();
+  }
+
+  private static SbbfKernel choose(String[] reason) {
+    String wanted = System.getProperty(KERNEL_PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+    if (wanted.equals("scalar")) {
+      reason[0] = "-D" + KERNEL_PROPERTY + "=scalar";
+      return scalar();
+    }
+    if (!wanted.equals("auto") && !wanted.equals("vector")) {
+      LOG.log(System.Logger.Level.WARNING, "ignoring -D{0}={1}: expected auto, vector or scalar", KERNEL_PROPERTY, wanted);
+    }
+    String refusal = vectorRefusal();
+    if (refusal != null) {
+      reason[0] = refusal;
+      return scalar();
+    }
+    try {
+      SbbfKernel vector = newVectorKernel();
+      String mismatch = selfTest(vector);
+      if (mismatch != null) {
+        reason[0] = "vector kernel failed its self-test: " + mismatch;
+        return scalar();
+      }
+      reason[0] = "jdk.incubator.vector with native 256-bit int lanes";
+      return vector;
+    } catch (RuntimeException | LinkageError e) {
+      reason[0] = "vector kernel unavailable: " + e;
+      return scalar();
+    }
+  }
+
+  /** Null when the Vector API can run compiled here, else why not. */
+  private static String vectorRefusal() {
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return "module jdk.incubator.vector not loaded (add --add-modules=jdk.incubator.vector)";
+    }
+    List<String> args;
+    try {
+      args = ManagementFactory.getRuntimeMXBean().getInputArguments();
+    } catch (RuntimeException | LinkageError e) {
+      args = List.of();
+    }
+    for (String a : args) {
+      // Without C2 every vector op runs in the Vector API's Java fallback.
+      if (a.equals("-Xint") || a.startsWith("-XX:TieredStopAtLevel=") && !a.endsWith("=4")
+          || a.equals("-XX:-UseCompiler")) {
+        return "JIT limited by " + a + ": the Vector API would be interpreted";
+      }
+    }
+    return null;
+  }
+
+  private static SbbfKernel newVectorKernel() {
+    try {
+      Class<?> c = Class.forName("io.bloomparquet.kernel.VectorSbbfKernel");
+      return (SbbfKernel) c.getDeclaredConstructor().newInstance();
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      throw new UnsupportedOperationException(String.valueOf(cause.getMessage()), cause);
+    } catch (ReflectiveOperationException e) {
+      throw new UnsupportedOperationException(e.toString(), e);
+    }
+  }
+
+  /** Inserts and checks the same random hashes with both kernels; null when they agree. */
+  static String selfTest(SbbfKernel candidate) {
+    SplittableRandom random = new SplittableRandom(0x5bbf);
+    int[] expected = new int[8 * 37];
+    int[] actual = new int[8 * 37];
+    long[] hashes = new long[512];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = random.nextLong();
+    }
+    scalar().insertAll(expected, hashes, 0, 256);
+    candidate.insertAll(actual, hashes, 0, 256);
+    if (!java.util.Arrays.equals(expected, actual)) {
+      return "insert differs";
+    }
+    boolean[] want = new boolean[hashes.length];
+    boolean[] got = new boolean[hashes.length];
+    scalar().checkAll(expected, hashes, 0, hashes.length, want);
+    candidate.checkAll(actual, hashes, 0, hashes.length, got);
+    return java.util.Arrays.equals(want, got) ? null : "check differs";
+  }
+}

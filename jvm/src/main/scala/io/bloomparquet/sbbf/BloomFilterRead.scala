@@ -1,0 +1,17 @@
+package io.bloomparquet.sbbf
+
+/** What reading one column chunk's bloom filter gave. Reading never throws. */
+sealed trait BloomFilterRead {
+  /** Bytes fetched from the file to get this answer. */
+  def bytesRead: Long
+}
+
+object BloomFilterRead {
+  /** The chunk has no bloom filter (no `bloom_filter_offset`). */
+  case object Absent extends BloomFilterRead { val bytesRead = 0L }
+
+  final case class Loaded(filter: SplitBlockBloomFilter, bytesRead: Long) extends BloomFilterRead
+
+  /** The chunk claims a filter we cannot use: the data must be read without it. */
+  final case class Broken(reason: String, bytesRead: Long) extends BloomFilterRead
+}

@@ -1,0 +1,11 @@
+"""bloomparquet: Parquet split block Bloom filter pushdown for Apache Spark.
+
+``session()`` gives a SparkSession with the jar loaded; ``reference`` holds the
+numpy SBBF and xxHash64 used to cross-verify the JVM.
+"""
+
+from ._jar import jar_path
+from ._session import configure, session
+
+__all__ = ["configure", "jar_path", "session"]
+__version__ = "0.1.0"

@@ -1,0 +1,75 @@
+"""JVM scalar == JVM vector == parquet-java == Python reference, byte for byte (via py4j)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bloomparquet.reference import SplitBlockBloomFilter, xxh64_plain
+
+from .plain import plain_bytes
+
+pytestmark = pytest.mark.spark
+
+KERNELS = ("scalar", "vector", "parquet-java")
+
+
+def test_the_session_jvm_uses_the_vector_kernel(bridge) -> None:  # noqa: ANN001
+    assert bridge.kernelName() == "vector", bridge.kernelReason()
+
+
+@pytest.mark.parametrize("num_bytes", [32, 64, 32 * 37, 4096, 32 * 1001, 1 << 20, 3 * (1 << 20) + 160, 8 << 20])
+def test_bitsets_and_answers_identical(bridge, num_bytes: int) -> None:  # noqa: ANN001
+    rng = np.random.default_rng(num_bytes)
+    inserted = rng.integers(0, 2**64, max(1, num_bytes // 16), dtype=np.uint64)
+    probes = np.concatenate([inserted[:500], rng.integers(0, 2**64, 20_000, dtype=np.uint64)])
+
+    ref = SplitBlockBloomFilter(num_bytes)
+    ref.insert_hashes(inserted)
+    expected_bits = ref.to_bytes()
+    expected_answers = ref.check_hashes(probes)
+    assert expected_answers[: min(500, len(inserted))].all()
+
+    for kernel in KERNELS:
+        got = bytes(bridge.buildFilter(kernel, num_bytes, inserted.tobytes()))
+        assert got == expected_bits, kernel
+        answers = np.frombuffer(bytes(bridge.checkHashes(kernel, expected_bits, probes.tobytes())), np.uint8)
+        assert np.array_equal(answers.astype(bool), expected_answers), kernel
+
+
+@given(
+    blocks=st.integers(1, 300),
+    hashes=st.lists(st.integers(0, 2**64 - 1), min_size=0, max_size=200),
+)
+def test_property_random_sizes_and_hashes(bridge, blocks: int, hashes: list[int]) -> None:  # noqa: ANN001
+    h = np.array(hashes, dtype=np.uint64)
+    ref = SplitBlockBloomFilter(blocks * 32)
+    ref.insert_hashes(h)
+    for kernel in KERNELS:
+        assert bytes(bridge.buildFilter(kernel, blocks * 32, h.tobytes())) == ref.to_bytes(), kernel
+
+
+@pytest.mark.parametrize(
+    ("physical_type", "values"),
+    [
+        ("INT32", np.array([0, 1, -1, 2**31 - 1, -(2**31), 42], np.int32)),
+        ("INT64", np.array([0, 1, -1, 2**63 - 1, -(2**63), -42], np.int64)),
+        ("FLOAT", np.array([0.0, -0.0, np.nan, np.inf, -1.5, 1e-45], np.float32)),
+        ("DOUBLE", np.array([0.0, -0.0, np.nan, -np.inf, 2.5, 5e-324], np.float64)),
+        ("BYTE_ARRAY", [b"", "ü".encode(), "日本語".encode(), "\U0001f600".encode(), b"x" * 1000, b"\x00\xff"]),
+        ("FIXED_LEN_BYTE_ARRAY", [b"abcd", b"\x00\x00\x00\x00", b"\xff\xfe\xfd\xfc"]),
+    ],
+)
+def test_jvm_hash_matches_reference(bridge, physical_type: str, values) -> None:  # noqa: ANN001
+    type_length = 4 if physical_type == "FIXED_LEN_BYTE_ARRAY" else 0
+    jvm = np.frombuffer(bytes(bridge.hashPlain(physical_type, plain_bytes(values, physical_type), type_length)), "<u8")
+    assert np.array_equal(jvm, xxh64_plain(values, physical_type))
+
+
+@given(st.lists(st.text(max_size=30), max_size=30))
+def test_property_string_hashes(bridge, values: list[str]) -> None:  # noqa: ANN001
+    encoded = [v.encode("utf-8") for v in values]
+    jvm = np.frombuffer(bytes(bridge.hashPlain("BYTE_ARRAY", plain_bytes(encoded, "BYTE_ARRAY"), 0)), "<u8")
+    assert np.array_equal(jvm, xxh64_plain(encoded, "BYTE_ARRAY"))
