@@ -13,6 +13,10 @@ import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.spark.sql.classic.Dataset
+import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 
 /**
  * Entry points for Python (py4j): the demo and the cross-verification tests.
@@ -112,6 +116,32 @@ object PythonBridge {
         }
       }
     }
+    out
+  }
+
+  private object Plans extends AdaptiveSparkPlanHelper
+
+  /**
+   * Metrics of the file scans in `df`'s executed plan (run the query first),
+   * summed over scans: our bloom metrics, Spark's own scan metrics, and
+   * "tasks", the number of input partitions the scans planned.
+   */
+  def scanMetrics(df: Dataset[_]): java.util.Map[String, java.lang.Long] = {
+    val out = new java.util.TreeMap[String, java.lang.Long]()
+    def add(name: String, v: Long): Unit = out.merge(name, v, (a, b) => a + b)
+    val scans: Seq[SparkPlan] = Plans.collect(df.queryExecution.executedPlan) {
+      case s: BatchScanExec => s
+      case s: FileSourceScanExec => s
+    }
+    scans.foreach { scan =>
+      scan.metrics.foreach { case (name, metric) => add(name, metric.value) }
+      add("tasks", scan match {
+        case b: BatchScanExec => b.inputRDD.getNumPartitions.toLong
+        case f: FileSourceScanExec => f.inputRDD.getNumPartitions.toLong
+        case _ => 0L
+      })
+    }
+    add("scans", scans.size.toLong)
     out
   }
 }

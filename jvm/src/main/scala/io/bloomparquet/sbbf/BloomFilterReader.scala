@@ -79,6 +79,63 @@ object BloomFilterReader {
     }
   }
 
+  /** Requests closer than this are fetched in one read (the gap is read and dropped). */
+  val CoalesceGapBytes: Long = 1L << 20
+
+  /**
+   * Reads several filters of one file with as few reads as possible: filters
+   * whose `bloom_filter_length` is known and that lie within [[CoalesceGapBytes]]
+   * of each other come from one read (writers store a file's filters together,
+   * so this is usually one read per file). Results are in request order.
+   */
+  def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
+      kernel: SbbfKernel): IndexedSeq[BloomFilterRead] = {
+    val out = new Array[BloomFilterRead](requests.size)
+    val (sized, unsized) = requests.indices.partition { i =>
+      val (offset, length) = requests(i)
+      offset >= 0 && offset < fileLength && length > 0 && length <= SplitBlockBloomFilter.MaxBytes + MaxHeaderBytes &&
+        offset + length <= fileLength
+    }
+    unsized.foreach { i => out(i) = read(in, fileLength, requests(i)._1, requests(i)._2, kernel) }
+    val byOffset = sized.sortBy(i => requests(i)._1)
+    var k = 0
+    while (k < byOffset.size) {
+      // Grow a group while the next filter starts close to the group's end and the read stays bounded.
+      val start = requests(byOffset(k))._1
+      var end = start + requests(byOffset(k))._2
+      var j = k
+      while (j + 1 < byOffset.size && {
+          val (o, l) = requests(byOffset(j + 1))
+          o <= end + CoalesceGapBytes && math.max(end, o + l) - start <= SplitBlockBloomFilter.MaxBytes
+        }) {
+        j += 1
+        val (o, l) = requests(byOffset(j))
+        end = math.max(end, o + l)
+      }
+      val group = byOffset.slice(k, j + 1)
+      val buf = new Array[Byte]((end - start).toInt)
+      val readError =
+        try { readFully(in, start, buf); None }
+        catch { case e: IOException => Some(s"read failed: $e") }
+      var first = true
+      group.foreach { i =>
+        val (o, l) = requests(i)
+        // Count the bytes of one coalesced read once, on its first filter.
+        val bytes = if (first) buf.length.toLong else 0L
+        first = false
+        out(i) = readError match {
+          case Some(reason) => BloomFilterRead.Broken(reason, 0)
+          case None => parse(buf, (o - start).toInt, l, kernel) match {
+            case Left(reason) => BloomFilterRead.Broken(reason, bytes)
+            case Right(filter) => BloomFilterRead.Loaded(filter, bytes)
+          }
+        }
+      }
+      k = j + 1
+    }
+    out.toIndexedSeq
+  }
+
   /** Parses header + bitset held in `bytes[offset, offset + length)`. */
   def parse(bytes: Array[Byte], offset: Int, length: Int, kernel: SbbfKernel): Either[String, SplitBlockBloomFilter] =
     parseHeader(bytes, offset, length).flatMap { case (numBytes, headerSize) =>

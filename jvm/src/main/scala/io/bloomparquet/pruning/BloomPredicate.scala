@@ -1,0 +1,42 @@
+package io.bloomparquet.pruning
+
+import org.apache.spark.sql.types.DataType
+
+/**
+ * What a query asks of the data that a bloom filter can answer, in terms of the
+ * table's (read) schema. A row group may be skipped only if the predicate is
+ * false for every row in it; everything here is a necessary condition of the
+ * query's filter (unconvertible conjuncts are dropped, never guessed).
+ */
+sealed trait BloomPredicate extends Serializable {
+  /** Columns the predicate probes, for explain and for reading only the filters needed. */
+  def columns: Set[Seq[String]]
+}
+
+object BloomPredicate {
+
+  /** `column IN (values)`: values are non-null Catalyst internal values of `dataType`. */
+  final case class ColumnIn(path: Seq[String], dataType: DataType, values: IndexedSeq[Any]) extends BloomPredicate {
+    def columns: Set[Seq[String]] = Set(path)
+    override def toString: String = {
+      val shown = if (values.size <= 5) values.mkString(", ") else values.take(5).mkString(", ") + s", ... ${values.size} values"
+      s"${path.mkString(".")} IN ($shown)"
+    }
+  }
+
+  final case class AllOf(children: Seq[BloomPredicate]) extends BloomPredicate {
+    def columns: Set[Seq[String]] = children.flatMap(_.columns).toSet
+    override def toString: String = children.mkString("(", " AND ", ")")
+  }
+
+  final case class AnyOf(children: Seq[BloomPredicate]) extends BloomPredicate {
+    def columns: Set[Seq[String]] = children.flatMap(_.columns).toSet
+    override def toString: String = children.mkString("(", " OR ", ")")
+  }
+
+  /** A predicate no row satisfies (`x = NULL`, `x IN ()`). */
+  case object Nothing extends BloomPredicate {
+    def columns: Set[Seq[String]] = Set.empty
+    override def toString: String = "false"
+  }
+}

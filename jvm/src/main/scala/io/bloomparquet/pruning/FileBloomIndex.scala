@@ -1,0 +1,68 @@
+package io.bloomparquet.pruning
+
+import java.util.concurrent.ConcurrentHashMap
+
+import io.bloomparquet.sbbf.BloomFilterRead
+import org.apache.parquet.hadoop.metadata.ParquetMetadata
+
+/** Identity of a file version: a changed length or modification time is another file. */
+final case class FileKey(path: String, length: Long, modificationTime: Long)
+
+/**
+ * What we know of one file: its footer and the bloom filters read so far,
+ * keyed by (row group, chunk). Filters are added as queries need them.
+ */
+final class FileBloomIndex(val footer: ParquetMetadata) {
+  private val filters = new ConcurrentHashMap[(Int, Int), BloomFilterRead]()
+
+  def filter(rg: Int, chunk: Int): Option[BloomFilterRead] = Option(filters.get((rg, chunk)))
+  def addFilter(rg: Int, chunk: Int, read: BloomFilterRead): Unit = filters.put((rg, chunk), read)
+
+  /** Approximate heap cost, for the cache budget. */
+  def weight: Long = {
+    val blocks = footer.getBlocks
+    var chunks = 0L
+    for (i <- 0 until blocks.size) chunks += blocks.get(i).getColumns.size
+    var bytes = 1024L + chunks * 400L
+    filters.values.forEach {
+      case BloomFilterRead.Loaded(f, _) => bytes += f.numBytes + 64L
+      case _ => bytes += 64L
+    }
+    bytes
+  }
+}
+
+/**
+ * A process-wide LRU of [[FileBloomIndex]]es bounded by approximate bytes, so
+ * repeated queries on the same files read neither footers nor filters again.
+ */
+object FileBloomIndexCache {
+  private final class Entry(val index: FileBloomIndex, var weight: Long)
+  private val entries = new java.util.LinkedHashMap[FileKey, Entry](64, 0.75f, true)
+  private var total = 0L
+  private var budget: Long = 256L << 20
+
+  def setBudget(bytes: Long): Unit = synchronized { budget = bytes; evict() }
+
+  def get(key: FileKey): Option[FileBloomIndex] = synchronized(Option(entries.get(key)).map(_.index))
+
+  /** Adds or re-weighs (after filters were added) the index of `key`. */
+  def put(key: FileKey, index: FileBloomIndex): Unit = synchronized {
+    val weight = index.weight
+    Option(entries.put(key, new Entry(index, weight))).foreach(old => total -= old.weight)
+    total += weight
+    evict()
+  }
+
+  def clear(): Unit = synchronized { entries.clear(); total = 0 }
+
+  def size: Int = synchronized(entries.size)
+
+  private def evict(): Unit = {
+    val it = entries.values.iterator
+    while (total > budget && it.hasNext) {
+      total -= it.next().weight
+      it.remove()
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.bloomparquet.pruning
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.pruning.SplitPlanner.Span
+import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, Path}
+import org.apache.parquet.ParquetReadOptions
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.util.HadoopInputFile
+
+/** The decisions for one file, and what it cost to make them. */
+final case class FileOutcome(
+    spans: IndexedSeq[Span],
+    verdicts: IndexedSeq[RowGroupVerdict],
+    filterBytesRead: Long,
+    footersRead: Int,
+    brokenFilters: Int,
+    failure: Option[String]) {
+  def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
+}
+
+/**
+ * Reads what one file's decisions need (the footer, then only the bloom
+ * filters statistics leave in play, coalesced) through the cache, and decides.
+ * Never throws: a file it can't read (encrypted footer, I/O error) is kept whole.
+ */
+object FilePruner {
+
+  def prune(key: FileKey, conf: Configuration, predicate: BloomPredicate, caseSensitive: Boolean,
+      useCache: Boolean): FileOutcome =
+    try pruneOrThrow(key, conf, predicate, caseSensitive, useCache)
+    catch { case NonFatal(e) => FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString)) }
+
+  private def pruneOrThrow(key: FileKey, conf: Configuration, predicate: BloomPredicate, caseSensitive: Boolean,
+      useCache: Boolean): FileOutcome = {
+    val path = new Path(key.path)
+    val status = new FileStatus(key.length, false, 1, 0L, key.modificationTime, path)
+    lazy val file = HadoopInputFile.fromStatus(status, conf)
+    val cached = if (useCache) FileBloomIndexCache.get(key) else None
+    var footersRead = 0
+    var stream: org.apache.parquet.io.SeekableInputStream = null
+    def open() = { if (stream == null) stream = file.newStream(); stream }
+    try {
+      val index = cached.getOrElse {
+        val footer = ParquetFileReader.readFooter(file, ParquetReadOptions.builder().build(), open())
+        footersRead = 1
+        new FileBloomIndex(footer)
+      }
+      val blocks = index.footer.getBlocks.asScala.toIndexedSeq
+      val compiled = CompiledPredicate.compile(predicate, index.footer.getFileMetaData.getSchema, caseSensitive)
+      val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
+      val missing = wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
+      var filterBytes = 0L
+      if (missing.nonEmpty) {
+        val requests = missing.map { case (rg, c) =>
+          val chunk = blocks(rg).getColumns.get(c)
+          (chunk.getBloomFilterOffset, chunk.getBloomFilterLength)
+        }
+        val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get())
+        missing.zip(reads).foreach { case ((rg, c), read) =>
+          filterBytes += read.bytesRead
+          index.addFilter(rg, c, read)
+        }
+      }
+      val broken = wanted.count { case (rg, c) => index.filter(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
+      val lookup: RowGroupPruner.FilterLookup = (rg, c) => index.filter(rg, c) match {
+        case Some(BloomFilterRead.Loaded(f, _)) => Some(f)
+        case _ => None
+      }
+      val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
+      if (useCache) FileBloomIndexCache.put(key, index)
+      val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
+      FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None)
+    } finally {
+      if (stream != null) stream.close()
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.bloomparquet.pruning
+
+import scala.util.control.NonFatal
+
+import io.bloomparquet.pruning.CompiledPredicate.{And, Const, Leaf, Or}
+import io.bloomparquet.sbbf.SplitBlockBloomFilter
+import org.apache.parquet.column.statistics.Statistics
+import org.apache.parquet.hadoop.metadata.BlockMetaData
+
+/** Why a row group is read or skipped. */
+sealed trait RowGroupVerdict
+object RowGroupVerdict {
+  case object Keep extends RowGroupVerdict
+  case object PrunedByStatistics extends RowGroupVerdict
+  case object PrunedByBloomFilter extends RowGroupVerdict
+}
+
+/**
+ * Pure decisions for the row groups of one file: min/max statistics first,
+ * then bloom filters. A row group is skipped only when the predicate can't be
+ * true for any of its rows; every unknown answers "may match".
+ */
+object RowGroupPruner {
+
+  /** Bloom filter of (row group, chunk), None when absent, broken or not loaded. */
+  type FilterLookup = (Int, Int) => Option[SplitBlockBloomFilter]
+
+  /** The (row group, chunk) filters that could change a decision: leaves whose stats leave candidates. */
+  def filtersWanted(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData]): Seq[(Int, Int)] = {
+    val leaves = collectLeaves(p)
+    for {
+      rg <- blocks.indices
+      if mayMatch(p, blocks(rg), rg, (_, _) => None)
+      leaf <- leaves
+      chunk = blocks(rg).getColumns.get(leaf.chunk)
+      if chunk.getBloomFilterOffset >= 0 && statsCandidates(leaf, blocks(rg)).exists(_.nonEmpty)
+    } yield (rg, leaf.chunk)
+  }.distinct
+
+  def decide(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], filters: FilterLookup): IndexedSeq[RowGroupVerdict] =
+    blocks.indices.map { rg =>
+      if (!mayMatch(p, blocks(rg), rg, (_, _) => None)) RowGroupVerdict.PrunedByStatistics
+      else if (!mayMatch(p, blocks(rg), rg, filters)) RowGroupVerdict.PrunedByBloomFilter
+      else RowGroupVerdict.Keep
+    }
+
+  private def collectLeaves(p: CompiledPredicate): Seq[Leaf] = p match {
+    case l: Leaf => Seq(l)
+    case And(cs) => cs.flatMap(collectLeaves)
+    case Or(cs) => cs.flatMap(collectLeaves)
+    case Const(_) => Nil
+  }
+
+  def mayMatch(p: CompiledPredicate, block: BlockMetaData, rg: Int, filters: FilterLookup): Boolean = p match {
+    case Const(b) => b
+    case And(cs) => cs.forall(mayMatch(_, block, rg, filters))
+    case Or(cs) => cs.exists(mayMatch(_, block, rg, filters))
+    case leaf @ Leaf(chunk, probe) => probe match {
+      case PhysicalProbe.Unknown(_) => true
+      case all: PhysicalProbe.AnyOf =>
+        statsCandidates(leaf, block) match {
+          case Some(values) if values.isEmpty => false
+          case candidates =>
+            filters(rg, chunk) match {
+              case None => true
+              case Some(filter) =>
+                // Probe only what statistics left; reuse the file-wide hashes when they left everything.
+                val hashes = candidates match {
+                  case Some(vs) if vs.size < all.values.size => vs.map(_.hash).toArray
+                  case _ => all.hashes
+                }
+                filter.mightContainAny(hashes)
+            }
+        }
+    }
+  }
+
+  private def within[T <: Comparable[T]](s: Statistics[T], value: Any): Boolean = {
+    val v = value.asInstanceOf[T]
+    s.compareMinToValue(v) <= 0 && s.compareMaxToValue(v) >= 0
+  }
+
+  /**
+   * The literal values min/max statistics can't exclude: Some(empty) when the
+   * chunk can hold none of them, None when statistics say nothing.
+   */
+  def statsCandidates(leaf: Leaf, block: BlockMetaData): Option[IndexedSeq[PhysicalValue]] = leaf.probe match {
+    case PhysicalProbe.Unknown(_) => None
+    case PhysicalProbe.AnyOf(values) =>
+      val chunk = block.getColumns.get(leaf.chunk)
+      val stats: Statistics[_] = try chunk.getStatistics catch { case NonFatal(_) => null }
+      if (stats == null || stats.isEmpty) None
+      else if (!stats.hasNonNullValue) {
+        // Only nulls in the chunk: equality is never true.
+        if (stats.isNumNullsSet && stats.getNumNulls == chunk.getValueCount) Some(IndexedSeq.empty) else None
+      } else {
+        try {
+          // Statistics[T] is erased: the type argument below is nominal; values carry the column's class.
+          val s = stats.asInstanceOf[Statistics[java.lang.Integer]]
+          Some(values.filter(v => v.statsValue.forall(x => within(s, x))))
+        } catch { case NonFatal(_) => None }
+      }
+  }
+}

@@ -1,0 +1,82 @@
+package io.bloomparquet.spark
+
+import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache}
+import io.bloomparquet.spark.compat.SparkCompat
+import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
+import org.apache.spark.sql.connector.read.PartitionReaderFactory
+import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
+import org.apache.spark.sql.execution.datasources.v2.FileScan
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * Spark's own Parquet scan (wrapped, not subclassed) whose splits are cut down
+ * to the row groups that may match before any task starts. With no usable
+ * predicate it is exactly the wrapped scan: no footer or filter is read.
+ */
+final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
+    val settings: BloomReadOptions) extends FileScan {
+
+  override def sparkSession: SparkSession = delegate.sparkSession
+  override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
+  override def dataSchema: StructType = delegate.dataSchema
+  override def readDataSchema: StructType = delegate.readDataSchema
+  override def readPartitionSchema: StructType = delegate.readPartitionSchema
+  override def partitionFilters: Seq[Expression] = delegate.partitionFilters
+  override def dataFilters: Seq[Expression] = delegate.dataFilters
+  override def isSplitable(path: Path): Boolean = delegate.isSplitable(path)
+  override def readSchema(): StructType = delegate.readSchema()
+
+  private def active: Option[BloomPredicate] = predicate.filter(_ => settings.enabled)
+
+  // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
+  private lazy val planned: (Seq[FilePartition], PruningCounts) = {
+    val base = super.partitions
+    active match {
+      case Some(p) if settings.mode == PruningMode.Plan =>
+        FileBloomIndexCache.setBudget(settings.cacheBytes)
+        val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
+          SparkCompat.caseSensitive(sparkSession), settings.cacheBytes > 0, settings.planningParallelism)
+        val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
+        (if (unchanged) base else SparkCompat.packIntoPartitions(sparkSession, kept), counts)
+      case _ => (base, PruningCounts())
+    }
+  }
+
+  override protected def partitions: Seq[FilePartition] = planned._1
+
+  override def createReaderFactory(): PartitionReaderFactory = {
+    val factory = delegate.createReaderFactory()
+    active match {
+      case Some(p) if settings.mode == PruningMode.Task =>
+        val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf))
+        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.cacheBytes)
+      case _ => factory
+    }
+  }
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported
+
+  override def reportDriverMetrics(): Array[CustomTaskMetric] =
+    if (settings.mode == PruningMode.Plan && active.isDefined) planned._2.toTaskMetrics else Array.empty
+
+  override def getMetaData(): Map[String, String] = {
+    val bloom = active match {
+      case Some(p) => Map("BloomProbes" -> p.toString, "BloomPruning" -> settings.mode.name)
+      case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (settings.enabled) "no usable predicate" else "disabled"))
+    }
+    delegate.getMetaData() ++ bloom + ("Format" -> "bloomparquet")
+  }
+
+  override def equals(obj: Any): Boolean = obj match {
+    case o: BloomParquetScan => delegate == o.delegate && predicate == o.predicate && settings == o.settings
+    case _ => false
+  }
+
+  override def hashCode(): Int = delegate.hashCode()
+}

@@ -1,0 +1,48 @@
+package io.bloomparquet.spark
+
+import java.util.Locale
+
+import io.bloomparquet.pruning.CatalystPredicates
+import io.bloomparquet.spark.compat.SparkCompat
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.connector.expressions.filter.Predicate
+import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScanBuilder
+import org.apache.spark.sql.internal.connector.SupportsPushDownCatalystFilters
+import org.apache.spark.sql.types.StructType
+
+/**
+ * Spark's Parquet scan builder (delegated to: partition filters, column and
+ * nested-column pruning, Spark's own Parquet pushdown of the filters
+ * `bloom.sparkPushdown` lets through) plus the bloom predicate taken from all
+ * data filters. Aggregate pushdown is not
+ * offered: it would answer from footers and bypass nothing of ours, but also
+ * nothing of our pruning.
+ */
+final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: BloomReadOptions)
+  extends ScanBuilder with SupportsPushDownCatalystFilters with SupportsPushDownRequiredColumns {
+
+  // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
+  private var withheld = Seq.empty[Expression]
+
+  override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
+    val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
+    def isDataFilter(e: Expression) =
+      e.deterministic && e.references.exists(a => !partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
+    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdown.withhold(settings.sparkPushdown, e))
+    withheld = hide
+    delegate.pushFilters(show) ++ hide
+  }
+
+  override def pushedFilters: Array[Predicate] = delegate.pushedFilters
+
+  override def pruneColumns(requiredSchema: StructType): Unit = delegate.pruneColumns(requiredSchema)
+
+  override def build(): Scan = {
+    val scan = delegate.build()
+    val predicate =
+      if (SparkCompat.fieldIdReadEnabled(scan.sparkSession)) None
+      else CatalystPredicates.fromFilters(scan.dataFilters ++ withheld)
+    new BloomParquetScan(scan, predicate, settings)
+  }
+}

@@ -1,0 +1,50 @@
+package io.bloomparquet.spark
+
+import scala.jdk.CollectionConverters._
+
+import io.bloomparquet.spark.compat.SparkCompat
+import org.apache.hadoop.fs.FileStatus
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read.ScanBuilder
+import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write, WriteBuilder}
+import org.apache.spark.sql.execution.datasources.FileFormat
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils
+import org.apache.spark.sql.execution.datasources.v2.FileTable
+import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetTable, ParquetWrite}
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/** A directory of Parquet files read with bloom-filter pruning; everything else is Spark's Parquet. */
+final class BloomParquetTable(
+    val name: String,
+    sparkSession: SparkSession,
+    options: CaseInsensitiveStringMap,
+    paths: Seq[String],
+    userSpecifiedSchema: Option[StructType],
+    val fallbackFileFormat: Class[_ <: FileFormat])
+  extends FileTable(sparkSession, options, paths, userSpecifiedSchema) {
+
+  // Validate before any file is listed.
+  private val readOptions = BloomReadOptions.parse(options)
+
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    val merged = mergedOptions(options)
+    val settings = BloomReadOptions.parse(merged)
+    new BloomParquetScanBuilder(
+      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, merged), settings)
+  }
+
+  override def inferSchema(files: Seq[FileStatus]): Option[StructType] =
+    ParquetUtils.inferSchema(sparkSession, options.asScala.toMap, files)
+
+  override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new WriteBuilder {
+    override def build(): Write = ParquetWrite(paths, formatName, supportsDataType, mergedWriteInfo(info))
+  }
+
+  private lazy val parquetTypes = ParquetTable(name, sparkSession, options, paths, userSpecifiedSchema, fallbackFileFormat)
+  override def supportsDataType(dataType: DataType): Boolean = parquetTypes.supportsDataType(dataType)
+
+  override def formatName: String = "BloomParquet"
+
+  override def toString: String = s"BloomParquetTable($name, $readOptions)"
+}

@@ -1,0 +1,33 @@
+package io.bloomparquet.spark
+
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, GetStructField}
+import org.apache.spark.sql.types.{DoubleType, FloatType}
+
+/**
+ * Which data filters reach Spark's own Parquet pushdown (parquet-java's
+ * statistics, dictionary, bloom and page-index filters inside each task).
+ * Our own pruning sees every filter regardless.
+ *
+ *  - `safe` (default): all but filters on FLOAT/DOUBLE columns. parquet-java
+ *    treats `x = 0.0` as bit equality and skips row groups holding only -0.0,
+ *    which Spark counts as equal (wrong results, found by our differential tests).
+ *  - `all`: everything Spark would push (`spark.sql.parquet.filterPushdown` still applies).
+ *  - `none`: nothing; Spark's reader decodes every row of the row groups we keep.
+ */
+sealed abstract class SparkPushdown(val name: String)
+
+object SparkPushdown {
+  case object Safe extends SparkPushdown("safe")
+  case object All extends SparkPushdown("all")
+  case object Nothing extends SparkPushdown("none")
+  val all: Seq[SparkPushdown] = Seq(Safe, All, Nothing)
+
+  def withhold(mode: SparkPushdown, filter: Expression): Boolean = mode match {
+    case All => false
+    case Nothing => true
+    case Safe => filter.exists {
+      case c @ (_: Attribute | _: GetStructField) => c.dataType == FloatType || c.dataType == DoubleType
+      case _ => false
+    }
+  }
+}

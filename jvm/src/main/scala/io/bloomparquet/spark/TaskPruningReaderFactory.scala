@@ -1,0 +1,51 @@
+package io.bloomparquet.spark
+
+import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache}
+import io.bloomparquet.spark.compat.SparkCompat
+import io.bloomparquet.spark.metrics.PruningCounts
+import org.apache.spark.broadcast.Broadcast
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.execution.datasources.FilePartition
+import org.apache.spark.sql.vectorized.ColumnarBatch
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * In-task pruning (`bloom.mode=task`): the driver plans Spark's usual splits
+ * and each task cuts its own splits down before Spark's reader opens them,
+ * so planning never reads a footer however many files there are.
+ */
+final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate: BloomPredicate,
+    conf: Broadcast[SerializableConfiguration], caseSensitive: Boolean, cacheBytes: Long)
+  extends PartitionReaderFactory {
+
+  private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
+    case fp: FilePartition =>
+      FileBloomIndexCache.setBudget(cacheBytes)
+      val (kept, counts) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive,
+        useCache = cacheBytes > 0, parallelism = 1)
+      (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
+    case other => (other, PruningCounts())
+  }
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val (p, counts) = pruned(partition)
+    new CountingReader(delegate.createReader(p), counts)
+  }
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
+    val (p, counts) = pruned(partition)
+    new CountingReader(delegate.createColumnarReader(p), counts)
+  }
+
+  override def supportColumnarReads(partition: InputPartition): Boolean = delegate.supportColumnarReads(partition)
+}
+
+/** Spark's reader plus this task's pruning counters in its custom metrics. */
+private final class CountingReader[T](reader: PartitionReader[T], counts: PruningCounts) extends PartitionReader[T] {
+  override def next(): Boolean = reader.next()
+  override def get(): T = reader.get()
+  override def close(): Unit = reader.close()
+  override def currentMetricsValues(): Array[CustomTaskMetric] = reader.currentMetricsValues() ++ counts.toTaskMetrics
+}

@@ -1,0 +1,39 @@
+package io.bloomparquet.spark.compat
+
+import io.bloomparquet.pruning.FileKey
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile, PartitioningAwareFileIndex}
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScanBuilder
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * Every call into Spark internals whose shape changes between Spark releases
+ * (case-class constructors and copies, planning helpers) lives here, so a new
+ * Spark version is a change to this file only.
+ */
+object SparkCompat {
+
+  def newParquetScanBuilder(spark: SparkSession, fileIndex: PartitioningAwareFileIndex, schema: StructType,
+      dataSchema: StructType, options: CaseInsensitiveStringMap): ParquetScanBuilder =
+    ParquetScanBuilder(spark, fileIndex, schema, dataSchema, options)
+
+  def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
+    file.copy(start = start, length = length)
+
+  def fileKey(file: PartitionedFile): FileKey = FileKey(file.toPath.toString, file.fileSize, file.modificationTime)
+
+  def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
+
+  /** Spark's packing of splits into tasks, with the split size Spark would pick for `totalBytes`. */
+  def packIntoPartitions(spark: SparkSession, files: Seq[PartitionedFile]): Seq[FilePartition] = {
+    val openCost = spark.sessionState.conf.filesOpenCostInBytes
+    val maxSplitBytes = FilePartition.maxSplitBytes(spark, files.map(_.length + openCost).sum)
+    FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes)
+  }
+
+  def caseSensitive(spark: SparkSession): Boolean = spark.sessionState.conf.caseSensitiveAnalysis
+
+  /** With field-id matching on, files are matched by id, not by the names we resolve. */
+  def fieldIdReadEnabled(spark: SparkSession): Boolean = spark.sessionState.conf.parquetFieldIdReadEnabled
+}
