@@ -1,0 +1,201 @@
+"""The read path prunes for real, costs nothing when it can't, survives broken
+filters, validates its options, and works from SQL."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import bloomparquet as bp
+from bloomparquet.reference import read_bloom_filters, xxh64_plain
+
+pytestmark = pytest.mark.spark
+
+FILES, GROUPS, ROWS_PER_GROUP = 6, 8, 2000
+
+
+@pytest.fixture(scope="module")
+def lake(tmp_path_factory) -> Path:  # noqa: ANN001
+    """Unsorted high-cardinality keys: min/max statistics can't prune them."""
+    out = tmp_path_factory.mktemp("lake") / "events"
+    out.mkdir()
+    rng = np.random.default_rng(5)
+    keys = rng.permutation(10**9)[: FILES * GROUPS * ROWS_PER_GROUP].astype(np.int64) * 2  # even: odd keys are absent
+    for f in range(FILES):
+        part = keys[f * GROUPS * ROWS_PER_GROUP : (f + 1) * GROUPS * ROWS_PER_GROUP]
+        pq.write_table(
+            pa.table({
+                "user_id": part,
+                "email": [f"u{k}@example.com" for k in part],
+                "seq": np.arange(len(part), dtype=np.int64) + f * len(part),  # sorted: statistics prune it
+                "v": rng.random(len(part)),
+            }),
+            out / f"part-{f}.parquet",
+            row_group_size=ROWS_PER_GROUP,
+            bloom_filter_options={"user_id": {"ndv": ROWS_PER_GROUP, "fpp": 0.01},
+                                  "email": {"ndv": ROWS_PER_GROUP, "fpp": 0.01}},
+        )
+    return out
+
+
+def _run(df) -> tuple[list, dict[str, int]]:  # noqa: ANN001
+    rows = df.collect()
+    return rows, bp.scan_metrics(df)
+
+
+def _absent_key_no_filter_admits(lake: Path) -> int:
+    """An absent key that every stored filter rejects (checked with the Python reference)."""
+    filters = [f for p in sorted(lake.glob("*.parquet")) for (_, c), f in read_bloom_filters(p).items() if c == "user_id"]
+    for candidate in range(10**9 + 1, 10**9 + 10**6, 2):  # inside every row group's min/max
+        h = xxh64_plain(np.array([candidate], np.int64), "INT64")
+        if not any(f.check_hashes(h)[0] for f in filters):
+            return candidate
+    raise AssertionError("no such key")
+
+
+def test_point_miss_prunes_everything_and_launches_no_task(spark, lake: Path) -> None:  # noqa: ANN001
+    key = _absent_key_no_filter_admits(lake)
+    rows, m = _run(bp.read_bloom(spark, str(lake)).where(f"user_id = {key}"))
+    assert rows == []
+    assert m["bloomRowGroupsTotal"] == FILES * GROUPS
+    assert m["bloomRowGroupsPrunedByBloom"] == FILES * GROUPS
+    assert m["bloomFilesPruned"] == FILES
+    assert m["tasks"] == 0
+
+
+def test_misses_prune_at_least_95_percent(spark, lake: Path) -> None:  # noqa: ANN001
+    df = bp.read_bloom(spark, str(lake))
+    pruned = total = 0
+    for key in range(10**9 + 1, 10**9 + 41, 2):
+        rows, m = _run(df.where(f"user_id = {key}"))
+        assert rows == []
+        pruned += m["bloomRowGroupsPrunedByBloom"]
+        total += m["bloomRowGroupsTotal"]
+    assert pruned / total >= 0.95, (pruned, total)
+    rows, m = _run(df.where("email IN ('nobody@x', 'u1@example.com', 'u3@example.com')"))
+    assert rows == [] and m["bloomRowGroupsPrunedByBloom"] >= 0.95 * m["bloomRowGroupsTotal"]
+
+
+def test_point_hit_reads_its_row_group(spark, lake: Path) -> None:  # noqa: ANN001
+    table = pq.read_table(sorted(lake.glob("*.parquet"))[3])
+    key = table.column("user_id")[4321].as_py()
+    rows, m = _run(bp.read_bloom(spark, str(lake)).where(f"user_id = {key}"))
+    assert [r.user_id for r in rows] == [key]
+    assert m["bloomRowGroupsTotal"] - m["bloomRowGroupsPrunedByBloom"] >= 1
+    assert m["tasks"] >= 1 and m["bloomFilesPruned"] >= FILES - 2
+
+
+def test_statistics_prune_before_filters_are_read(spark, lake: Path) -> None:  # noqa: ANN001
+    rows, m = _run(bp.read_bloom(spark, str(lake)).where("seq IN (5, 17000)"))
+    assert sorted(r.seq for r in rows) == [5, 17000]
+    assert m["bloomRowGroupsPrunedByStats"] == FILES * GROUPS - 2
+    assert m["bloomFilterBytesRead"] == 0  # seq has no filter; user_id's were not needed
+
+
+def test_no_usable_predicate_costs_nothing_and_plans_like_parquet(spark, lake: Path) -> None:  # noqa: ANN001
+    for where in ("v > 0.5", "user_id > 10", "user_id + 1 = 7", "CAST(user_id AS STRING) = '8'"):
+        ours = bp.read_bloom(spark, str(lake)).where(where)
+        theirs = spark.read.parquet(str(lake)).where(where)
+        rows, m = _run(ours)
+        their_rows, their_m = _run(theirs)
+        assert sorted(rows) == sorted(their_rows)
+        assert m.get("bloomFootersRead", 0) == 0 and m.get("bloomFilterBytesRead", 0) == 0, where
+        assert m["tasks"] == their_m["tasks"], where
+
+
+def test_repeated_query_reads_nothing_again(spark, lake: Path) -> None:  # noqa: ANN001
+    df = bp.read_bloom(spark, str(lake))
+    _run(df.where("user_id = 77777"))
+    _, m = _run(df.where("user_id = 77777"))
+    assert m["bloomFootersRead"] == 0 and m["bloomFilterBytesRead"] == 0
+    _, m = _run(bp.read_bloom(spark, str(lake), bloom_cache_mb=0).where("user_id = 77777"))
+    assert m["bloomFootersRead"] == FILES and m["bloomFilterBytesRead"] > 0
+
+
+def test_task_mode_prunes_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN001
+    key = _absent_key_no_filter_admits(lake)
+    rows, m = _run(bp.read_bloom(spark, str(lake), bloom_mode="task").where(f"user_id = {key}"))
+    assert rows == []
+    assert m["tasks"] >= 1  # planned like parquet
+    assert m["bloomRowGroupsPrunedByBloom"] == FILES * GROUPS
+
+
+def test_explain_shows_the_probes(spark, lake: Path) -> None:  # noqa: ANN001
+    df = bp.read_bloom(spark, str(lake)).where("user_id IN (1, 3) OR email = 'a@b.c'")
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    assert "BloomProbes: (user_id IN (1, 3) OR email IN (a@b.c))" in plan
+    assert "Format: bloomparquet" in plan
+
+
+def test_broken_filter_is_ignored_counted_and_data_read(spark, lake: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    src = sorted(lake.glob("*.parquet"))[0]
+    dst = broken / src.name
+    shutil.copy(src, dst)
+    meta = pq.ParquetFile(dst).metadata
+    key = pq.read_table(dst).column("user_id")[10].as_py()  # in row group 0
+    chunk = meta.row_group(0).column(0)
+    with open(dst, "r+b") as f:  # garbage over the first filter's thrift header
+        f.seek(chunk.bloom_filter_offset)
+        f.write(b"\xff" * 8)
+    rows, m = _run(bp.read_bloom(spark, str(broken)).where(f"user_id = {key}"))
+    assert [r.user_id for r in rows] == [key]
+    assert m["bloomBrokenFilters"] >= 1
+
+
+def test_invalid_options_name_the_option(spark, lake: Path) -> None:  # noqa: ANN001
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    cases = {"bloom.mode": ("bogus", "plan, task"), "bloom.enabled": ("yes", "true or false"),
+             "bloom.cacheMb": ("-1", "0 to"), "bloom.planningParallelism": ("0", "1 to 1024"),
+             "bloom.sparkPushdown": ("some", "safe, all, none"), "BLOOM.NOPE": ("1", "read options are")}
+    for key, (value, allowed) in cases.items():
+        with pytest.raises((Py4JJavaError, PySparkException, IllegalArgumentException := Exception)) as e:
+            spark.read.format("bloomparquet").option(key, value).load(str(lake)).where("user_id = 1").collect()
+        assert key.lower() in str(e.value).lower() and allowed in str(e.value), str(e.value)[:300]
+    with pytest.raises(ValueError, match="bloom.mode"):
+        bp.read_options(mode="fast")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="bloom.cacheMb"):
+        bp.read_options(cache_mb=-5)
+
+
+def test_sql_table_and_path_queries(spark, lake: Path) -> None:  # noqa: ANN001
+    key = pq.read_table(sorted(lake.glob("*.parquet"))[1]).column("user_id")[7].as_py()
+    spark.sql("DROP TABLE IF EXISTS events_bp")
+    spark.sql(f"CREATE TABLE events_bp USING bloomparquet LOCATION '{lake}'")
+    try:
+        assert [r.user_id for r in spark.sql(f"SELECT * FROM events_bp WHERE user_id = {key}").collect()] == [key]
+        ids = ", ".join(str(k) for k in [key, *range(1, 2001, 2)])
+        assert spark.sql(f"SELECT count(*) FROM events_bp WHERE user_id IN ({ids})").first()[0] == 1
+    finally:
+        spark.sql("DROP TABLE IF EXISTS events_bp")
+    df = spark.sql(f"SELECT user_id FROM bloomparquet.`{lake}` WHERE user_id = {key} OR email = 'x'")
+    assert [r.user_id for r in df.collect()] == [key]
+
+
+def test_partitioned_and_merged_schemas_and_case(spark, tmp_path: Path) -> None:  # noqa: ANN001
+    root = tmp_path / "parts"
+    for year, extra in ((2020, False), (2021, True)):
+        d = root / f"year={year}"
+        d.mkdir(parents=True)
+        cols = {"id": pa.array(np.arange(1000, dtype=np.int64) + year * 10000)}
+        if extra:  # a column only some files have
+            cols["tag"] = pa.array([f"t{i % 7}" for i in range(1000)])
+        pq.write_table(pa.table(cols), d / "f.parquet", row_group_size=250,
+                       bloom_filter_options={c: {"ndv": 1000, "fpp": 0.01} for c in cols})
+    for where in ("id = 20500", "ID = 20500 AND year = 2020", "tag = 't3'", "tag IN ('t3', 'zz') OR id = 20001",
+                  "year = 2021 AND id IN (210007, 5)"):
+        got = sorted(bp.read_bloom(spark, str(root), mergeSchema="true").where(where).collect())
+        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+        try:
+            want = sorted(spark.read.option("mergeSchema", "true").parquet(str(root)).where(where).collect())
+        finally:
+            spark.conf.unset("spark.sql.parquet.filterPushdown")
+        assert got == want, where
