@@ -33,6 +33,7 @@ class Dataset:
     path: Path
     bloom: DataFrame  # bloomparquet, planning-time pruning
     bloom_task: DataFrame  # bloomparquet, in-task pruning
+    bloom_sql: DataFrame  # bloomparquet through SQL on the path: Spark's V1 route (BloomParquetFileFormat)
     oracle: DataFrame  # Spark's parquet; queried with filter pushdown off
 
 
@@ -46,7 +47,7 @@ def dataset(request, spark, tmp_path_factory) -> Dataset:  # noqa: ANN001
         write_pyarrow(TABLE, out)
     # Each query re-plans (and re-prunes); reading the directory once saves listing and schema inference.
     return Dataset(out, bp.read_bloom(spark, str(out)), bp.read_bloom(spark, str(out), bloom_mode="task"),
-                   spark.read.parquet(str(out)))
+                   spark.sql(f"SELECT * FROM bloomparquet.`{out}`"), spark.read.parquet(str(out)))
 
 
 def _absent(sql_type: str) -> st.SearchStrategy:
@@ -113,8 +114,9 @@ def _rows(df) -> list[tuple[int, int]]:  # noqa: ANN001
     return sorted((r[0], r[1]) for r in df.collect())
 
 
-def _check(spark, data: Dataset, predicate: str, task: bool = False) -> None:  # noqa: ANN001
-    got_df = (data.bloom_task if task else data.bloom).where(predicate).selectExpr("row_id", "xxhash64(*)")
+def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # noqa: ANN001
+    source = {"plan": data.bloom, "task": data.bloom_task, "sql": data.bloom_sql}[via]
+    got_df = source.where(predicate).selectExpr("row_id", "xxhash64(*)")
     got = _rows(got_df)
     spark.conf.set("spark.sql.parquet.filterPushdown", "false")
     try:
@@ -149,7 +151,8 @@ def test_big_in_lists_match_spark(spark, dataset: Dataset, column: Column, data)
 def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column) -> None:  # noqa: ANN001
     for v in column.pool[:1] + column.pool[-1:]:
         _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}")
-        _check(spark, dataset, f"{column.name} <=> {sql_literal(column.sql_type, v)}", task=True)
+        _check(spark, dataset, f"{column.name} <=> {sql_literal(column.sql_type, v)}", via="task")
+        _check(spark, dataset, f"{column.name} IN ({sql_literal(column.sql_type, v)}, NULL)", via="sql")
 
 
 def test_pruning_happened_across_the_suite() -> None:

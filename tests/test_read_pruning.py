@@ -180,6 +180,24 @@ def test_sql_table_and_path_queries(spark, lake: Path) -> None:  # noqa: ANN001
     assert [r.user_id for r in df.collect()] == [key]
 
 
+def test_sql_paths_prune_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN001
+    """Spark plans SQL-on-path and catalog tables through the V1 format: the scan
+    still outputs only the rows of surviving row groups."""
+    key = _absent_key_no_filter_admits(lake)
+    scanned = {}
+    for enabled in ("true", "false"):
+        spark.sql("DROP TABLE IF EXISTS events_v1")
+        spark.sql(f"CREATE TABLE events_v1 USING bloomparquet OPTIONS ('bloom.enabled'='{enabled}', "
+                  f"'bloom.sparkPushdown'='none') LOCATION '{lake}'")
+        df = spark.sql(f"SELECT * FROM events_v1 WHERE user_id = {key}")
+        rows, m = _run(df)
+        assert rows == []
+        scanned[enabled] = m["numOutputRows"]
+    spark.sql("DROP TABLE IF EXISTS events_v1")
+    assert scanned["false"] == FILES * GROUPS * ROWS_PER_GROUP
+    assert scanned["true"] == 0
+
+
 def test_partitioned_and_merged_schemas_and_case(spark, tmp_path: Path) -> None:  # noqa: ANN001
     root = tmp_path / "parts"
     for year, extra in ((2020, False), (2021, True)):

@@ -113,7 +113,10 @@ object LiteralEncoder {
 
     case (dt: DecimalType, physical) => c.getLogicalTypeAnnotation match {
       case d: DecimalLogicalTypeAnnotation if d.getScale == dt.scale && d.getPrecision <= dt.precision =>
-        val unscaled = v.asInstanceOf[Decimal].toJavaBigDecimal.unscaledValue
+        // The unscaled value at the file's scale; a value with more digits can't be stored there.
+        val exact = scala.util.Try(v.asInstanceOf[Decimal].toJavaBigDecimal.setScale(d.getScale)).toOption
+        if (exact.isEmpty) return Right(Nil)
+        val unscaled = exact.get.unscaledValue
         physical match {
           case INT32 => Right(if (unscaled.bitLength < 32) int32(unscaled.intValue) else Nil)
           case INT64 => Right(if (unscaled.bitLength < 64) int64(unscaled.longValue) else Nil)

@@ -2,7 +2,6 @@ package io.bloomparquet.spark
 
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.execution.datasources.FileFormat
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.execution.datasources.v2.FileDataSourceV2
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -14,7 +13,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  */
 class BloomParquetDataSource extends FileDataSourceV2 {
 
-  override def fallbackFileFormat: Class[_ <: FileFormat] = classOf[ParquetFileFormat]
+  override def fallbackFileFormat: Class[_ <: FileFormat] = classOf[BloomParquetFileFormat]
 
   override def shortName(): String = "bloomparquet"
 

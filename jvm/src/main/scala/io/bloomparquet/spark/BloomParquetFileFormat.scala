@@ -1,0 +1,67 @@
+package io.bloomparquet.spark
+
+import scala.jdk.CollectionConverters._
+
+import io.bloomparquet.pruning.{FileBloomIndexCache, SourceFilters}
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.{DoubleType, FloatType, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * The V1 face of `bloomparquet`, which Spark uses for catalog tables
+ * (`CREATE TABLE ... USING bloomparquet`), `bloomparquet.`path`` SQL and writes.
+ * V1 scans are planned by Spark itself, so pruning here happens inside each
+ * task, before Spark's reader opens a split (as `bloom.mode=task` does for V2).
+ * Same options, same semantics; no bloom metrics in the V1 scan node.
+ */
+class BloomParquetFileFormat extends ParquetFileFormat {
+
+  override def shortName(): String = "bloomparquet"
+  override def toString: String = "BloomParquet"
+  override def equals(other: Any): Boolean = other.isInstanceOf[BloomParquetFileFormat]
+  override def hashCode(): Int = getClass.hashCode
+
+  override def buildReaderWithPartitionValues(
+      sparkSession: SparkSession,
+      dataSchema: StructType,
+      partitionSchema: StructType,
+      requiredSchema: StructType,
+      filters: Seq[Filter],
+      options: Map[String, String],
+      hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
+    val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
+    val caseSensitive = sparkSession.sessionState.conf.caseSensitiveAnalysis
+    val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema))
+    val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
+      options, hadoopConf)
+    val predicate =
+      if (!settings.enabled || sparkSession.sessionState.conf.parquetFieldIdReadEnabled) None
+      else SourceFilters.fromFilters(filters, dataSchema, caseSensitive)
+    predicate match {
+      case None => read
+      case Some(p) =>
+        val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+        val cacheBytes = settings.cacheBytes
+        (file: PartitionedFile) => {
+          FileBloomIndexCache.setBudget(cacheBytes)
+          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, cacheBytes > 0, 1)
+          kept.iterator.flatMap(read)
+        }
+    }
+  }
+
+  private def withheld(mode: SparkPushdown, f: Filter, schema: StructType): Boolean = mode match {
+    case SparkPushdown.All => false
+    case SparkPushdown.Nothing => true
+    case SparkPushdown.Safe => f.references.exists { r =>
+      // An unresolvable reference is withheld too: Spark still evaluates it after the scan.
+      SourceFilters.column(r, schema, caseSensitive = false).forall { case (_, t) => t == FloatType || t == DoubleType }
+    }
+  }
+}
