@@ -33,8 +33,8 @@ def _kernel() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="write a dataset with bloom filters and probe it from the JVM and Python")
-    demo.add_argument("--rows", type=int, default=200_000, help="rows to write (default 200,000)")
+    demo = sub.add_parser("demo", help="write a dataset with bloom filters and run selective queries on it")
+    demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
     demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
     ins = sub.add_parser("inspect", help="list the bloom filters stored in a Parquet file")
     ins.add_argument("path")

@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.ParquetReadOptions
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.parquet.schema.MessageType
 
 /** The decisions for one file, and what it cost to make them. */
 final case class FileOutcome(
@@ -30,13 +31,18 @@ final case class FileOutcome(
  */
 object FilePruner {
 
-  def prune(key: FileKey, conf: Configuration, predicate: BloomPredicate, caseSensitive: Boolean,
-      useCache: Boolean): FileOutcome =
-    try pruneOrThrow(key, conf, predicate, caseSensitive, useCache)
+  /** Binds a predicate to file schemas, once per distinct schema (files of a table mostly share one). */
+  final class Compiler(predicate: BloomPredicate, caseSensitive: Boolean) {
+    private val bySchema = new java.util.concurrent.ConcurrentHashMap[MessageType, CompiledPredicate]()
+    def apply(schema: MessageType): CompiledPredicate =
+      bySchema.computeIfAbsent(schema, s => CompiledPredicate.compile(predicate, s, caseSensitive))
+  }
+
+  def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean): FileOutcome =
+    try pruneOrThrow(key, conf, compiler, useCache)
     catch { case NonFatal(e) => FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString)) }
 
-  private def pruneOrThrow(key: FileKey, conf: Configuration, predicate: BloomPredicate, caseSensitive: Boolean,
-      useCache: Boolean): FileOutcome = {
+  private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean): FileOutcome = {
     val path = new Path(key.path)
     val status = new FileStatus(key.length, false, 1, 0L, key.modificationTime, path)
     lazy val file = HadoopInputFile.fromStatus(status, conf)
@@ -51,7 +57,7 @@ object FilePruner {
         new FileBloomIndex(footer)
       }
       val blocks = index.footer.getBlocks.asScala.toIndexedSeq
-      val compiled = CompiledPredicate.compile(predicate, index.footer.getFileMetaData.getSchema, caseSensitive)
+      val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
       val missing = wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
       var filterBytes = 0L

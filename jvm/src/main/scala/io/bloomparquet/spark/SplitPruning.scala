@@ -22,8 +22,9 @@ object SplitPruning {
       useCache: Boolean, parallelism: Int): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keys = splits.map(SparkCompat.fileKey).distinct
+    val compiler = new FilePruner.Compiler(predicate, caseSensitive)
     val outcomes: Map[FileKey, FileOutcome] = forEachFile(keys, parallelism) { key =>
-      FilePruner.prune(key, conf, predicate, caseSensitive, useCache)
+      FilePruner.prune(key, conf, compiler, useCache)
     }
     val kept = splits.flatMap { split =>
       val outcome = outcomes(SparkCompat.fileKey(split))

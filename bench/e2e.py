@@ -1,0 +1,139 @@
+"""End-to-end: the same selective queries through `bloomparquet` and through
+Spark's `parquet` (bloom filters on and off), in one Spark application.
+
+    .venv/bin/python bench/e2e.py                 # 20 M rows, 16 files
+    .venv/bin/python bench/e2e.py --rows 4000000  # quicker
+
+Writes bench-out/e2e/data (reused when present) and bench-out/e2e/results.csv,
+and prints best-of-N wall time, tasks, rows scanned and filter bytes per query
+and reader, with each reader's time relative to `parquet` with bloom filters on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import bloomparquet as bp
+
+
+def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, seed: int = 7) -> np.ndarray:
+    """Unsorted high-cardinality even keys (odd keys are absent); returns the keys."""
+    marker = out / "_KEYS.npy"
+    if marker.exists():
+        return np.load(marker)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    keys = (rng.permutation(rows * 4)[:rows].astype(np.int64) * 2) + 10**12
+    per_file = rows // files
+    for f in range(files):
+        part = keys[f * per_file : (f + 1) * per_file]
+        table = pa.table({
+            "order_id": part,
+            "customer": pa.array([f"c{k % 9_999_991}" for k in part]),
+            "amount": rng.random(len(part)),
+            "payload": pa.array(rng.integers(0, 2**62, len(part))),
+        })
+        pq.write_table(table, out / f"part-{f:04d}.parquet", row_group_size=row_group_rows,
+                       bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": 0.01}})
+    np.save(marker, keys)
+    return keys
+
+
+def queries(keys: np.ndarray, rng: np.random.Generator) -> dict[str, str]:
+    hit = int(keys[len(keys) // 3])
+    lo, hi = int(keys.min()), int(keys.max())
+
+    def absent(n: int) -> list[int]:
+        return [int(x) * 2 + 1 for x in rng.integers(lo // 2, hi // 2, n)]  # odd: never present
+
+    def in_list(values: list[int]) -> str:
+        return f"order_id IN ({', '.join(map(str, values))})"
+
+    out = {"point hit": f"order_id = {hit}", "point miss": f"order_id = {absent(1)[0]}"}
+    for n in (5, 100, 1000, 20000):
+        out[f"IN {n} absent"] = in_list(absent(n))
+        out[f"IN {n} one present"] = in_list([*absent(n - 1), hit])
+    out["full scan (amount > 0.5)"] = "amount > 0.5"
+    return out
+
+
+def run(spark, df, where: str, reps: int) -> tuple[float, dict[str, int], int]:  # noqa: ANN001
+    best = float("inf")
+    metrics: dict[str, int] = {}
+    count = 0
+    for _ in range(reps):
+        q = df.where(where).selectExpr("count(*) AS n", "sum(amount) AS s")
+        t = time.perf_counter()
+        count = q.collect()[0]["n"]
+        best = min(best, time.perf_counter() - t)
+        metrics = bp.scan_metrics(q)
+    return best, metrics, count
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=20_000_000)
+    ap.add_argument("--files", type=int, default=16)
+    ap.add_argument("--row-group-rows", type=int, default=250_000)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--out", default="bench-out/e2e")
+    ap.add_argument("--only", default="", help="comma-separated query name prefixes")
+    args = ap.parse_args()
+
+    out = Path(args.out)
+    t = time.perf_counter()
+    keys = write_dataset(out / "data", args.rows, args.files, args.row_group_rows)
+    print(f"dataset: {args.rows:,} rows, {args.files} files, {args.row_group_rows:,}-row groups "
+          f"({sum(f.stat().st_size for f in (out / 'data').glob('*.parquet')) / 1e6:.0f} MB), ready in {time.perf_counter() - t:.1f}s")
+
+    spark = bp.session(**{"spark.driver.memory": "4g", "spark.sql.adaptive.enabled": "true"})
+    path = str(out / "data")
+    readers = {
+        "bloomparquet": bp.read_bloom(spark, path),
+        "parquet (bloom on)": spark.read.parquet(path),
+        "parquet (bloom off)": spark.read.option("parquet.filter.bloom.enabled", "false").parquet(path),
+    }
+    rows = []
+    qs = queries(keys, np.random.default_rng(1))
+    if args.only:
+        qs = {k: v for k, v in qs.items() if any(k.startswith(p.strip()) for p in args.only.split(","))}
+    for df in readers.values():  # warm up: JIT, footer caches, file listing
+        df.where("order_id = 1").count()
+    print(f"\n{'query':<24} {'reader':<20} {'best s':>8} {'vs bloom on':>11} {'tasks':>6} {'rows scanned':>13} "
+          f"{'RG pruned':>10} {'filter KiB':>10} {'count':>6}")
+    for name, where in qs.items():
+        base = None
+        for reader, df in readers.items():
+            best, m, count = run(spark, df, where, args.reps)
+            if reader == "parquet (bloom on)":
+                base = best
+            rows.append({"query": name, "reader": reader, "best_s": best, "tasks": m.get("tasks", 0),
+                         "rows_scanned": m.get("numOutputRows", 0),
+                         "row_groups_total": m.get("bloomRowGroupsTotal", ""),
+                         "row_groups_pruned": m.get("bloomRowGroupsPrunedByBloom", 0) + m.get("bloomRowGroupsPrunedByStats", 0)
+                         if "bloomRowGroupsTotal" in m else "",
+                         "filter_bytes": m.get("bloomFilterBytesRead", ""), "count": count})
+        for r in rows[-3:]:
+            r["ratio_vs_bloom_on"] = r["best_s"] / base if base else float("nan")
+            pruned = f"{r['row_groups_pruned']}/{r['row_groups_total']}" if r["row_groups_total"] != "" else "-"
+            fkib = f"{int(r['filter_bytes']) / 1024:.0f}" if r["filter_bytes"] != "" else "-"
+            print(f"{r['query']:<24} {r['reader']:<20} {r['best_s']:>8.3f} {r['ratio_vs_bloom_on']:>10.2f}x "
+                  f"{r['tasks']:>6} {r['rows_scanned']:>13,} {pruned:>10} {fkib:>10} {r['count']:>6}")
+    with open(out / "results.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"\nwrote {out / 'results.csv'}")
+    spark.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
