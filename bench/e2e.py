@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 import bloomparquet as bp
 
 
-def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, seed: int = 7) -> np.ndarray:
+def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, fpp: float, seed: int = 7) -> np.ndarray:
     """Unsorted high-cardinality even keys (odd keys are absent); returns the keys."""
     marker = out / "_KEYS.npy"
     if marker.exists():
@@ -41,7 +41,7 @@ def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, seed: i
             "payload": pa.array(rng.integers(0, 2**62, len(part))),
         })
         pq.write_table(table, out / f"part-{f:04d}.parquet", row_group_size=row_group_rows,
-                       bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": 0.01}})
+                       bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": fpp}})
     np.save(marker, keys)
     return keys
 
@@ -83,13 +83,14 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=16)
     ap.add_argument("--row-group-rows", type=int, default=250_000)
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--fpp", type=float, default=0.001, help="bloom filter FPP the dataset is written with")
     ap.add_argument("--out", default="bench-out/e2e")
     ap.add_argument("--only", default="", help="comma-separated query name prefixes")
     args = ap.parse_args()
 
     out = Path(args.out)
     t = time.perf_counter()
-    keys = write_dataset(out / "data", args.rows, args.files, args.row_group_rows)
+    keys = write_dataset(out / "data", args.rows, args.files, args.row_group_rows, args.fpp)
     print(f"dataset: {args.rows:,} rows, {args.files} files, {args.row_group_rows:,}-row groups "
           f"({sum(f.stat().st_size for f in (out / 'data').glob('*.parquet')) / 1e6:.0f} MB), ready in {time.perf_counter() - t:.1f}s")
 
