@@ -25,22 +25,34 @@ object RowGroupPruner {
   /** Bloom filter of (row group, chunk), None when absent, broken or not loaded. */
   type FilterLookup = (Int, Int) => Option[SplitBlockBloomFilter]
 
+  /** Statistics candidates per leaf of one row group, computed once (leaves by identity: they hold the literals). */
+  private final class StatsMemo(block: BlockMetaData) {
+    private val memo = new java.util.IdentityHashMap[Leaf, Option[IndexedSeq[PhysicalValue]]]()
+    def apply(leaf: Leaf): Option[IndexedSeq[PhysicalValue]] = {
+      if (!memo.containsKey(leaf)) memo.put(leaf, statsCandidates(leaf, block))
+      memo.get(leaf)
+    }
+  }
+
+  private val noFilters: FilterLookup = (_, _) => None
+
   /** The (row group, chunk) filters that could change a decision: leaves whose stats leave candidates. */
   def filtersWanted(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData]): Seq[(Int, Int)] = {
     val leaves = collectLeaves(p)
     for {
       rg <- blocks.indices
-      if mayMatch(p, blocks(rg), rg, (_, _) => None)
+      stats = new StatsMemo(blocks(rg))
+      if mayMatch(p, stats, rg, noFilters)
       leaf <- leaves
-      chunk = blocks(rg).getColumns.get(leaf.chunk)
-      if chunk.getBloomFilterOffset >= 0 && statsCandidates(leaf, blocks(rg)).exists(_.nonEmpty)
+      if blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset >= 0 && stats(leaf).forall(_.nonEmpty)
     } yield (rg, leaf.chunk)
   }.distinct
 
   def decide(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], filters: FilterLookup): IndexedSeq[RowGroupVerdict] =
     blocks.indices.map { rg =>
-      if (!mayMatch(p, blocks(rg), rg, (_, _) => None)) RowGroupVerdict.PrunedByStatistics
-      else if (!mayMatch(p, blocks(rg), rg, filters)) RowGroupVerdict.PrunedByBloomFilter
+      val stats = new StatsMemo(blocks(rg))
+      if (!mayMatch(p, stats, rg, noFilters)) RowGroupVerdict.PrunedByStatistics
+      else if (!mayMatch(p, stats, rg, filters)) RowGroupVerdict.PrunedByBloomFilter
       else RowGroupVerdict.Keep
     }
 
@@ -51,14 +63,14 @@ object RowGroupPruner {
     case Const(_) => Nil
   }
 
-  def mayMatch(p: CompiledPredicate, block: BlockMetaData, rg: Int, filters: FilterLookup): Boolean = p match {
+  private def mayMatch(p: CompiledPredicate, stats: StatsMemo, rg: Int, filters: FilterLookup): Boolean = p match {
     case Const(b) => b
-    case And(cs) => cs.forall(mayMatch(_, block, rg, filters))
-    case Or(cs) => cs.exists(mayMatch(_, block, rg, filters))
+    case And(cs) => cs.forall(mayMatch(_, stats, rg, filters))
+    case Or(cs) => cs.exists(mayMatch(_, stats, rg, filters))
     case leaf @ Leaf(chunk, probe) => probe match {
       case PhysicalProbe.Unknown(_) => true
       case all: PhysicalProbe.AnyOf =>
-        statsCandidates(leaf, block) match {
+        stats(leaf) match {
           case Some(values) if values.isEmpty => false
           case candidates =>
             filters(rg, chunk) match {
