@@ -1,0 +1,57 @@
+package io.bloomparquet.write
+
+import io.bloomparquet.sbbf.SplitBlockBloomFilter
+
+/** Collects one column chunk's value hashes and builds its bloom filter at the end of the row group. */
+sealed trait ChunkFilter {
+  def add(hash: Long): Unit
+  /** The finished filter; the collector must not be used afterwards. */
+  def build(): SplitBlockBloomFilter
+}
+
+object ChunkFilter {
+
+  /** How a chunk's filter is sized; see [[BloomColumn]]. */
+  def apply(column: BloomColumn): ChunkFilter = column.ndv match {
+    case Some(ndv) => new FixedNdv(ndv, column.fpp)
+    case None if column.sizing == Sizing.Fold => new Folding(column.fpp, column.foldMaxNdv)
+    case None => new Exact(column.fpp)
+  }
+
+  /** Exact: keep the distinct hashes, size for their count, insert each once. */
+  final class Exact(fpp: Double) extends ChunkFilter {
+    private val distinct = new DistinctHashes()
+    def add(hash: Long): Unit = distinct.add(hash)
+    def build(): SplitBlockBloomFilter = {
+      val filter = SplitBlockBloomFilter(SplitBlockBloomFilter.optimalNumBytes(distinct.size, fpp))
+      filter.insertHashes(distinct.toArray)
+      filter
+    }
+  }
+
+  /** The user gave the NDV: size for it up front and insert as values arrive. */
+  final class FixedNdv(ndv: Long, fpp: Double) extends ChunkFilter {
+    private val filter = SplitBlockBloomFilter(SplitBlockBloomFilter.optimalNumBytes(ndv, fpp))
+    def add(hash: Long): Unit = filter.insertHash(hash)
+    def build(): SplitBlockBloomFilter = filter
+  }
+
+  /**
+   * Folding: one filter sized for `maxNdv` (a block count with many divisors),
+   * the distinct count estimated from its fill at the end, then folded to the
+   * smallest divisor at least the optimum for that estimate.
+   */
+  final class Folding(fpp: Double, maxNdv: Long) extends ChunkFilter {
+    private val filter = {
+      val minBlocks = SplitBlockBloomFilter.optimalNumBytes(maxNdv, fpp) / SplitBlockBloomFilter.BlockBytes
+      SplitBlockBloomFilter(SbbfFold.foldFriendlyBlocks(minBlocks) * SplitBlockBloomFilter.BlockBytes)
+    }
+    def add(hash: Long): Unit = filter.insertHash(hash)
+    def build(): SplitBlockBloomFilter = {
+      val estimate = SbbfFold.estimateDistinct(filter)
+      val want = SplitBlockBloomFilter.optimalNumBytes(math.min(estimate, Int.MaxValue.toLong), fpp) /
+        SplitBlockBloomFilter.BlockBytes
+      SbbfFold.fold(filter, SbbfFold.bestFactor(filter.numBlocks, want))
+    }
+  }
+}
