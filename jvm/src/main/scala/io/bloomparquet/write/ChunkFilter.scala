@@ -23,7 +23,7 @@ object ChunkFilter {
     private val distinct = new DistinctHashes()
     def add(hash: Long): Unit = distinct.add(hash)
     def build(): SplitBlockBloomFilter = {
-      val filter = SplitBlockBloomFilter(SplitBlockBloomFilter.optimalNumBytes(distinct.size, fpp))
+      val filter = SplitBlockBloomFilter(FilterSizing.numBytes(distinct.size, fpp))
       filter.insertHashes(distinct.toArray)
       filter
     }
@@ -31,7 +31,7 @@ object ChunkFilter {
 
   /** The user gave the NDV: size for it up front and insert as values arrive. */
   final class FixedNdv(ndv: Long, fpp: Double) extends ChunkFilter {
-    private val filter = SplitBlockBloomFilter(SplitBlockBloomFilter.optimalNumBytes(ndv, fpp))
+    private val filter = SplitBlockBloomFilter(FilterSizing.numBytes(ndv, fpp))
     def add(hash: Long): Unit = filter.insertHash(hash)
     def build(): SplitBlockBloomFilter = filter
   }
@@ -43,13 +43,13 @@ object ChunkFilter {
    */
   final class Folding(fpp: Double, maxNdv: Long) extends ChunkFilter {
     private val filter = {
-      val minBlocks = SplitBlockBloomFilter.optimalNumBytes(maxNdv, fpp) / SplitBlockBloomFilter.BlockBytes
+      val minBlocks = FilterSizing.numBytes(maxNdv, fpp) / SplitBlockBloomFilter.BlockBytes
       SplitBlockBloomFilter(SbbfFold.foldFriendlyBlocks(minBlocks) * SplitBlockBloomFilter.BlockBytes)
     }
     def add(hash: Long): Unit = filter.insertHash(hash)
     def build(): SplitBlockBloomFilter = {
       val estimate = SbbfFold.estimateDistinct(filter)
-      val want = SplitBlockBloomFilter.optimalNumBytes(math.min(estimate, Int.MaxValue.toLong), fpp) /
+      val want = FilterSizing.numBytes(estimate, fpp) /
         SplitBlockBloomFilter.BlockBytes
       SbbfFold.fold(filter, SbbfFold.bestFactor(filter.numBlocks, want))
     }
