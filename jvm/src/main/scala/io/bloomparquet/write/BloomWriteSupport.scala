@@ -23,6 +23,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   private var consumer: HashingRecordConsumer = _
   private var sinks: Array[ChunkFilter] = Array.empty
   private val done = ArrayBuffer[RowGroupFilters]()
+  private lazy val lastValues = new Array[Long](columns.size)
 
   /** Filters of every row group flushed so far, in file order. */
   def rowGroups: Seq[RowGroupFilters] = done.toSeq
@@ -38,7 +39,8 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
 
   override def prepareForWrite(recordConsumer: RecordConsumer): Unit = {
     finishRowGroup()
-    sinks = columns.map(ChunkFilter(_)).toArray
+    // Row groups of a file tend to look alike: presize each collector for the last group's values.
+    sinks = columns.indices.map(i => ChunkFilter(columns(i), lastValues(i))).toArray
     consumer = new HashingRecordConsumer(recordConsumer, nodes, sinks)
     delegate.prepareForWrite(consumer)
   }
@@ -55,7 +57,12 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
 
   // parquet-java skips row groups with no records; so do we.
   private def finishRowGroup(): Unit = {
-    if (consumer != null && consumer.recordCount > 0) done += RowGroupFilters(consumer.recordCount, sinks.map(_.build()))
+    if (consumer != null && consumer.recordCount > 0) {
+      sinks.indices.foreach { i =>
+        sinks(i) match { case e: ChunkFilter.Exact => lastValues(i) = e.valueCount; case _ => }
+      }
+      done += RowGroupFilters(consumer.recordCount, sinks.map(_.build()))
+    }
     consumer = null
     sinks = Array.empty
   }

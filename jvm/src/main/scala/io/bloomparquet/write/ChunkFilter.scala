@@ -12,19 +12,24 @@ sealed trait ChunkFilter {
 object ChunkFilter {
 
   /** How a chunk's filter is sized; see [[BloomColumn]]. */
-  def apply(column: BloomColumn): ChunkFilter = column.ndv match {
+  /** @param expectedValues a guess (e.g. the previous row group's count) to presize the exact collector */
+  def apply(column: BloomColumn, expectedValues: Long = 0): ChunkFilter = column.ndv match {
     case Some(ndv) => new FixedNdv(ndv, column.fpp)
     case None if column.sizing == Sizing.Fold => new Folding(column.fpp, column.foldMaxNdv)
-    case None => new Exact(column.fpp)
+    case None => new Exact(column.fpp, expectedValues)
   }
 
-  /** Exact: keep the distinct hashes, size for their count, insert each once. */
-  final class Exact(fpp: Double) extends ChunkFilter {
-    private val distinct = new DistinctHashes()
-    def add(hash: Long): Unit = distinct.add(hash)
+  /** Exact: keep the hashes, count the distinct ones, size for that count, insert each once. */
+  final class Exact(fpp: Double, expectedValues: Long = 0) extends ChunkFilter {
+    private val hashes = new HashBuffer(math.min(math.max(expectedValues, 1024L), 1L << 26).toInt)
+    private var values = 0L
+    /** Values (not distinct) seen: presizes the next row group's buffer. */
+    def valueCount: Long = values
+    def add(hash: Long): Unit = { hashes.add(hash); values += 1 }
     def build(): SplitBlockBloomFilter = {
-      val filter = SplitBlockBloomFilter(FilterSizing.numBytes(distinct.size, fpp))
-      filter.insertHashes(distinct.toArray)
+      val (sorted, count) = hashes.distinct()
+      val filter = SplitBlockBloomFilter(FilterSizing.numBytes(count.toLong, fpp))
+      filter.kernel.insertAll(filter.words, sorted, 0, count)
       filter
     }
   }

@@ -18,13 +18,16 @@ class SizingAndFppSuite extends munit.FunSuite {
     c.build()
   }
 
-  test("DistinctHashes counts distinct hashes, zero included, across growth") {
+  test("HashBuffer: distinct hashes in unsigned order, across compactions and growth") {
     val r = new SplittableRandom(7)
-    val values = Array.fill(300000)(r.nextLong(100000)) ++ Array(0L, 0L)
-    val d = new DistinctHashes(4)
-    values.foreach(d.add)
-    assertEquals(d.size, values.distinct.length.toLong)
-    assertEquals(d.toArray.sorted.toSeq, values.distinct.sorted.toSeq)
+    val values = Array.fill(300000)(r.nextLong(100000) * 0x9E3779B97F4A7C15L) ++ Array(0L, 0L, -1L, Long.MinValue)
+    val b = new HashBuffer(16)
+    values.foreach(b.add)
+    val (sorted, n) = b.distinct()
+    val expected = values.distinct.sortWith((x, y) => java.lang.Long.compareUnsigned(x, y) < 0)
+    assertEquals(sorted.take(n).toSeq, expected.toSeq)
+    b.add(12345L)
+    assertEquals(b.distinct()._2, n + 1)
   }
 
   test("size: at least the spec formula, at most 1.1x of it at 1 %, and the expected FPP meets the target") {
