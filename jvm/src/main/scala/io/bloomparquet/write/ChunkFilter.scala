@@ -34,11 +34,16 @@ object ChunkFilter {
     }
   }
 
-  /** The user gave the NDV: size for it up front and insert as values arrive. */
+  /** The user gave the NDV: size for it; hashes are collected and inserted in order as in [[Exact]] (cheaper than one by one). */
   final class FixedNdv(ndv: Long, fpp: Double) extends ChunkFilter {
-    private val filter = SplitBlockBloomFilter(FilterSizing.numBytes(ndv, fpp))
-    def add(hash: Long): Unit = filter.insertHash(hash)
-    def build(): SplitBlockBloomFilter = filter
+    private val hashes = new HashBuffer()
+    def add(hash: Long): Unit = hashes.add(hash)
+    def build(): SplitBlockBloomFilter = {
+      val (sorted, count) = hashes.distinct()
+      val filter = SplitBlockBloomFilter(FilterSizing.numBytes(ndv, fpp))
+      filter.kernel.insertAll(filter.words, sorted, 0, count)
+      filter
+    }
   }
 
   /**
