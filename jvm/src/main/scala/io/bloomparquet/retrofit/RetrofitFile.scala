@@ -54,6 +54,7 @@ object RetrofitFile {
       val schema = reader.getFooter.getFileMetaData.getSchema
       val columns = names.map(n => resolve(n, schema.getColumns.asScala.toSeq, path))
       val rowGroups = fmd.getRow_groups.asScala.toSeq
+      if (rowGroups.isEmpty) return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
       // (column, its index in each row group, row groups that need a filter)
       val todo = columns.map { c =>
         val idx = FilterTail.columnIndex(fmd, c.getPath.toSeq)
