@@ -57,14 +57,11 @@ def _variants() -> dict[str, tuple[str, dict[str, str]]]:
     }
 
 
-def _write(df, fmt: str, opts: dict[str, str], out: Path, reps: int) -> float:  # noqa: ANN001
-    best = float("inf")
-    for _ in range(reps):
-        shutil.rmtree(out, ignore_errors=True)
-        t0 = time.perf_counter()
-        df.write.format(fmt).options(**opts).option("parquet.block.size", BLOCK_SIZE).mode("overwrite").save(str(out))
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _write(df, fmt: str, opts: dict[str, str], out: Path) -> float:  # noqa: ANN001
+    shutil.rmtree(out, ignore_errors=True)
+    t0 = time.perf_counter()
+    df.write.format(fmt).options(**opts).option("parquet.block.size", BLOCK_SIZE).mode("overwrite").save(str(out))
+    return time.perf_counter() - t0
 
 
 def _absent_hashes(column: str) -> tuple[np.ndarray, str]:
@@ -113,7 +110,7 @@ def _retrofit(spark, plain: Path, work: Path, reps: int) -> dict[str, float]:  #
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=3_000_000)
-    ap.add_argument("--reps", type=int, default=2, help="timed repetitions per variant; the best is kept")
+    ap.add_argument("--reps", type=int, default=3, help="timed repetitions per variant; the best is kept")
     ap.add_argument("--out", default="bench-out/write")
     args = ap.parse_args()
     out = Path(args.out)
@@ -124,15 +121,22 @@ def main() -> int:
     df.count()
     # Warm up the JIT and file system caches on a small write of each kind.
     for name, (fmt, opts) in _variants().items():
-        _write(df.limit(20000), fmt, opts, out / "warmup", 1)
+        _write(df.limit(20000), fmt, opts, out / "warmup")
+
+    # Variants take turns in every repetition, so load from other processes hits all alike; best time kept.
+    times: dict[str, list[float]] = {name: [] for name in _variants()}
+    for _ in range(args.reps):
+        for i, (name, (fmt, opts)) in enumerate(_variants().items()):
+            times[name].append(_write(df, fmt, opts, out / f"v{i}"))
+        print({k: [round(t, 2) for t in v] for k, v in times.items()}, flush=True)
 
     absent = {c: _absent_hashes(c)[0] for c in COLUMNS}
     results: dict[str, dict] = {}
-    for i, (name, (fmt, opts)) in enumerate(_variants().items()):
+    for i, name in enumerate(_variants()):
         target = out / f"v{i}"
-        seconds = _write(df, fmt, opts, target, args.reps)
+        seconds = min(times[name])
         total, fpp, chunks = _filter_stats(target, absent)
-        results[name] = {"seconds": seconds, "filter_bytes": total, "fpp": fpp, "chunks": chunks,
+        results[name] = {"seconds": seconds, "all_seconds": times[name], "filter_bytes": total, "fpp": fpp, "chunks": chunks,
                          "row_groups": sum(pq.ParquetFile(f).metadata.num_row_groups for f in target.glob("*.parquet"))}
         print(f"{name}: {results[name]}", flush=True)
 
