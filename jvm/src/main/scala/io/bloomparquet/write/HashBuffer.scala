@@ -51,37 +51,48 @@ final class HashBuffer(initialCapacity: Int = 1024) {
 object HashBuffer {
   private val CompactAt = 1 << 22
 
-  // 11-bit digits: 2,048 scatter targets stay in cache (16-bit digits measured 3x slower).
+  // 11-bit digits: 2,048 scatter targets stay in cache (16-bit digits measured slower).
   private val Bits = 11
   private val Mask = (1 << Bits) - 1
 
-  /** Sorts `a[0, n)` as unsigned 64-bit values: six stable counting passes over 11-bit digits. */
+  private val Passes = (64 + Bits - 1) / Bits
+
+  /**
+   * Sorts `a[0, n)` as unsigned 64-bit values: stable counting passes over 11-bit
+   * digits, all digit histograms taken in one read of the input.
+   */
   def radixSort(a: Array[Long], n: Int): Unit = {
     if (n < 2) return
+    val counts = new Array[Int](Passes << Bits)
+    var i = 0
+    while (i < n) {
+      val v = a(i)
+      var p = 0
+      while (p < Passes) { counts((p << Bits) + ((v >>> (p * Bits)) & Mask).toInt) += 1; p += 1 }
+      i += 1
+    }
     var src = a
     var dst = new Array[Long](n)
-    val counts = new Array[Int](1 << Bits)
-    var shift = 0
-    while (shift < 64) {
-      java.util.Arrays.fill(counts, 0)
-      var i = 0
-      while (i < n) { counts(((src(i) >>> shift) & Mask).toInt) += 1; i += 1 }
+    var p = 0
+    while (p < Passes) {
+      val base = p << Bits
+      val shift = p * Bits
       // A digit shared by every value leaves the order as it is: skip the pass.
-      if (counts(((src(0) >>> shift) & Mask).toInt) != n) {
+      if (counts(base + ((src(0) >>> shift) & Mask).toInt) != n) {
         var sum = 0
         var d = 0
-        while (d < counts.length) { val c = counts(d); counts(d) = sum; sum += c; d += 1 }
+        while (d <= Mask) { val c = counts(base + d); counts(base + d) = sum; sum += c; d += 1 }
         i = 0
         while (i < n) {
           val v = src(i)
-          val d2 = ((v >>> shift) & Mask).toInt
-          dst(counts(d2)) = v
-          counts(d2) += 1
+          val slot = base + ((v >>> shift) & Mask).toInt
+          dst(counts(slot)) = v
+          counts(slot) += 1
           i += 1
         }
         val t = src; src = dst; dst = t
       }
-      shift += Bits
+      p += 1
     }
     if (src ne a) System.arraycopy(src, 0, a, 0, n)
   }
