@@ -3,9 +3,9 @@ package io.bloomparquet.write
 /**
  * One column chunk's value hashes, appended as they come (a sequential write, no
  * random access per value), made distinct at the end by an LSD radix sort and one
- * pass. Measured on the write path this is ~4x cheaper per value than an
- * open-addressing hash set, whose table misses the cache at every insert; the
- * sorted result also makes the filter inserts walk the bitset in order. When the
+ * pass. On Spark's write path this measured far cheaper than an open-addressing
+ * hash set, whose table misses the cache at every insert (docs/benchmarks.md);
+ * the sorted result also makes the filter inserts walk the bitset in order. When the
  * buffer of 4M hashes (32 MB) fills, it is compacted (sorted, deduplicated)
  * before growing, so past that memory stays within ~2x 8 bytes per distinct value.
  */
