@@ -9,6 +9,18 @@ SBBF and xxHash64 used to cross-verify the JVM.
 from ._jar import jar_path
 from ._session import configure, session
 from .read import read_bloom, read_options, scan_metrics
+from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
 
-__all__ = ["configure", "jar_path", "read_bloom", "read_options", "scan_metrics", "session"]
+__all__ = [
+    "WRITE_FORMAT",
+    "bloom_options",
+    "configure",
+    "jar_path",
+    "read_bloom",
+    "read_options",
+    "retrofit",
+    "scan_metrics",
+    "session",
+    "write_bloom",
+]
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bloomparquet {demo,inspect,kernel} ...``."""
+"""Command line: ``python -m bloomparquet {demo,inspect,kernel,retrofit} ...``."""
 
 from __future__ import annotations
 
@@ -30,6 +30,23 @@ def _kernel() -> int:
     return 0
 
 
+def _retrofit(path: str, columns: str, fpp: float, overwrite: bool) -> int:
+    from . import retrofit, session
+
+    results = retrofit(session(), path, columns, fpp=fpp, overwrite=overwrite)
+    if not results:
+        print(f"{path}: no Parquet files")
+        return 0
+    total_filters = total_bytes = 0
+    for r in results:
+        print(f"{r['status']:<12} {r['chunks']:>5} filters {int(r['filter_bytes']):>12,} B  {r['path']}")
+        total_filters += int(r["filter_bytes"])
+        total_bytes += int(r["file_bytes"])
+    done = sum(r["status"] == "retrofitted" for r in results)
+    print(f"{done} of {len(results)} files retrofitted; {total_filters:,} filter bytes in {total_bytes:,} bytes")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -39,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ins = sub.add_parser("inspect", help="list the bloom filters stored in a Parquet file")
     ins.add_argument("path")
     sub.add_parser("kernel", help="print the SBBF kernel the JVM chooses, and why")
+    ret = sub.add_parser("retrofit", help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
+    ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
+    ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
+    ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
+    ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from .demo import run_demo
@@ -46,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(rows=args.rows, out=args.out)
     if args.command == "inspect":
         return _inspect(args.path)
+    if args.command == "retrofit":
+        return _retrofit(args.path, args.columns, args.fpp, args.overwrite)
     return _kernel()
 
 

@@ -3,11 +3,11 @@ package io.bloomparquet.spark
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.pruning.{FileBloomIndexCache, SourceFilters}
+import io.bloomparquet.write.BloomParquetWriteFormat
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.PartitionedFile
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DoubleType, FloatType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -15,15 +15,16 @@ import org.apache.spark.util.SerializableConfiguration
 
 /**
  * The V1 face of `bloomparquet`, which Spark uses for catalog tables
- * (`CREATE TABLE ... USING bloomparquet`), `bloomparquet.`path`` SQL and writes.
- * V1 scans are planned by Spark itself, so pruning here happens inside each
- * task, before Spark's reader opens a split (as `bloom.mode=task` does for V2).
- * Same options, same semantics; no bloom metrics in the V1 scan node.
+ * (`CREATE TABLE ... USING bloomparquet`), `bloomparquet.`path`` SQL and every
+ * write (`df.write.format("bloomparquet")`, CTAS): writing is
+ * [[BloomParquetWriteFormat]]'s. V1 scans are planned by Spark itself, so
+ * pruning here happens inside each task, before Spark's reader opens a split
+ * (as `bloom.mode=task` does for V2). Same read options and semantics; no
+ * bloom metrics in the V1 scan node.
  */
-class BloomParquetFileFormat extends ParquetFileFormat {
+class BloomParquetFileFormat extends BloomParquetWriteFormat {
 
   override def shortName(): String = "bloomparquet"
-  override def toString: String = "BloomParquet"
   override def equals(other: Any): Boolean = other.isInstanceOf[BloomParquetFileFormat]
   override def hashCode(): Int = getClass.hashCode
 

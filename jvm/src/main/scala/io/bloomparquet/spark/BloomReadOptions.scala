@@ -4,6 +4,7 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.write.BloomWriteOptions
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /** Where row groups are pruned: on the driver while planning, or inside each task. */
@@ -36,16 +37,16 @@ object BloomReadOptions {
   val CacheMb = "bloom.cacheMb"
   val PlanningParallelism = "bloom.planningParallelism"
   val SparkPushdownKey = "bloom.sparkPushdown"
-  /** Write-side keys, accepted (and ignored) when reading. */
-  private val writeKeys = Set("bloom.columns", "bloom.fpp", "bloom.ndv")
   private val known = Seq(Enabled, Mode, CacheMb, PlanningParallelism, SparkPushdownKey)
+
+  /** A read option key (any case): writes accept these too, so one OPTIONS clause serves both. */
+  def isReadKey(key: String): Boolean = known.exists(_.equalsIgnoreCase(key))
 
   val default: BloomReadOptions = BloomReadOptions(enabled = true, PruningMode.Plan, 256L << 20, 16, SparkPushdown.Safe)
 
   def parse(options: CaseInsensitiveStringMap): BloomReadOptions = {
     options.keySet.asScala.map(_.toLowerCase(Locale.ROOT)).filter(_.startsWith("bloom.")).foreach { key =>
-      val isWriteKey = writeKeys.exists(w => key == w || key.startsWith(w + "."))
-      if (!isWriteKey && !known.exists(_.equalsIgnoreCase(key)))
+      if (!isReadKey(key) && !BloomWriteOptions.isWriteKey(key))
         fail(s"unknown option '$key'; read options are ${known.mkString(", ")}")
     }
     def get(key: String): Option[String] = Option(options.get(key)).map(_.trim)

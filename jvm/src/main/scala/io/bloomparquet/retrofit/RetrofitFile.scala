@@ -1,0 +1,205 @@
+package io.bloomparquet.retrofit
+
+import java.util.{Locale, UUID}
+
+import scala.jdk.CollectionConverters._
+import scala.util.Try
+import scala.util.control.NonFatal
+
+import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.write.{BloomColumn, ChunkBloom, ChunkFilter, FilterTail}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
+import org.apache.parquet.column.ColumnDescriptor
+import org.apache.parquet.format.FileMetaData
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
+import org.apache.spark.sql.catalyst.util.AttributeNameParser
+
+/** What retrofitting one file did. */
+final case class RetrofitResult(path: String, status: String, columns: Seq[String], chunks: Int,
+    filterBytes: Long, fileBytes: Long, seconds: Double)
+
+/**
+ * Adds bloom filters to one existing Parquet file without touching its data:
+ * the bytes before the footer (row groups, page indexes, existing filters) are
+ * copied unchanged, the new filters follow them, then the footer (the original
+ * thrift `FileMetaData` with only the bloom offset/length of the new chunks
+ * set, so statistics, page indexes and key-value metadata are kept). The new
+ * file is written next to the original under a hidden name, checked, and renamed
+ * over it; on any failure the temporary file is removed and the original stays.
+ */
+object RetrofitFile {
+  /** Test hook: throw at a named point ("after-copy", "before-rename") to simulate a killed task. */
+  val FailpointKey = "bloomparquet.retrofit.failpoint"
+  val TempMarker = ".bloomparquet-retrofit-"
+  private val TailProbe = 64 * 1024
+  private val CopyBuffer = 1 << 20
+
+  def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean): RetrofitResult = {
+    val started = System.nanoTime()
+    def seconds = (System.nanoTime() - started) / 1e9
+    // Local files: write without Hadoop's checksum side files (see rename).
+    val fs = path.getFileSystem(conf) match {
+      case c: ChecksumFileSystem => c.getRawFileSystem
+      case other => other
+    }
+    val status = fs.getFileStatus(path)
+    val (fmd, footerStart) = readFooter(fs, status)
+    FilterTail.checkNotEncrypted(fmd).left.foreach(e => throw new UnsupportedOperationException(s"$path: $e"))
+
+    val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(status, conf))
+    try {
+      val schema = reader.getFooter.getFileMetaData.getSchema
+      val columns = names.map(n => resolve(n, schema.getColumns.asScala.toSeq, path))
+      val rowGroups = fmd.getRow_groups.asScala.toSeq
+      if (rowGroups.isEmpty) return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
+      // (column, its index in each row group, row groups that need a filter)
+      val todo = columns.map { c =>
+        val idx = FilterTail.columnIndex(fmd, c.getPath.toSeq)
+          .getOrElse(throw new IllegalStateException(s"$path: column ${c.getPath.mkString(".")} not in every row group"))
+        val rgs = rowGroups.indices.filter { rg =>
+          overwrite || !rowGroups(rg).getColumns.get(idx).getMeta_data.isSetBloom_filter_offset
+        }
+        (c, idx, rgs)
+      }.filter(_._3.nonEmpty)
+      if (todo.isEmpty)
+        return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
+
+      reader.setRequestedSchema(todo.map(_._1).asJava)
+      val createdBy = reader.getFooter.getFileMetaData.getCreatedBy
+      val blooms = rowGroups.indices.flatMap { rg =>
+        val wanted = todo.filter(_._3.contains(rg))
+        if (wanted.isEmpty) Nil
+        else {
+          val pages = reader.readRowGroup(rg)
+          wanted.map { case (c, idx, _) =>
+            val sink = ChunkFilter(BloomColumn(c.getPath.toSeq, fpp, None))
+            ChunkHasher.hashChunk(pages, schema, createdBy, c, sink)
+            ChunkBloom(rg, idx, sink.build())
+          }
+        }
+      }
+      val written = replace(fs, status, footerStart, fmd, blooms, conf)
+      RetrofitResult(path.toString, "retrofitted", todo.map(_._1.getPath.mkString(".")), blooms.size,
+        blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds)
+    } finally reader.close()
+  }
+
+  /** The thrift footer and the file position where it starts, read with one or two ranged reads. */
+  def readFooter(fs: FileSystem, status: FileStatus): (FileMetaData, Long) = {
+    val len = status.getLen
+    val in = fs.open(status.getPath)
+    try {
+      def tail(n: Int): Array[Byte] = {
+        val b = new Array[Byte](n)
+        in.readFully(len - n, b)
+        b
+      }
+      var bytes = tail(math.min(len, TailProbe.toLong).toInt)
+      FilterTail.locateFooter(bytes) match {
+        case Left(e) if bytes.length >= 8 && bytes.length < len && e.startsWith("footer length") =>
+          val want = java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt
+          if (want > 0 && want.toLong + 8 <= len) bytes = tail(want + 8)
+        case _ =>
+      }
+      FilterTail.locateFooter(bytes) match {
+        case Left(e) => throw new IllegalArgumentException(s"${status.getPath}: $e")
+        case Right((start, length)) =>
+          (FilterTail.parseFooter(bytes, start, length), len - bytes.length + start)
+      }
+    } finally in.close()
+  }
+
+  private def resolve(name: String, leaves: Seq[ColumnDescriptor], path: Path): ColumnDescriptor = {
+    val parts = Try(AttributeNameParser.parseAttributeName(name)).getOrElse(Seq(name))
+    def lower(p: Seq[String]) = p.map(_.toLowerCase(Locale.ROOT))
+    val c = leaves.find(_.getPath.toSeq == parts)
+      .orElse(leaves.filter(d => lower(d.getPath.toSeq) == lower(parts)) match { case Seq(one) => Some(one); case _ => None })
+      .getOrElse(throw new IllegalArgumentException(s"$path: unknown column '$name'; its leaf columns are " +
+        leaves.map(_.getPath.mkString(".")).mkString(", ")))
+    val t = c.getPrimitiveType.getPrimitiveTypeName
+    if (t == PrimitiveTypeName.BOOLEAN || t == PrimitiveTypeName.INT96)
+      throw new IllegalArgumentException(s"$path: column '$name' is $t, which has no bloom filter")
+    if (c.getMaxRepetitionLevel > 0)
+      throw new IllegalArgumentException(s"$path: column '$name' is inside an array or map; only struct fields are supported")
+    c
+  }
+
+  /** Writes the new file beside the original, checks it, renames it over the original. Returns its length. */
+  private def replace(fs: FileSystem, original: FileStatus, footerStart: Long, fmd: FileMetaData,
+      blooms: Seq[ChunkBloom], conf: Configuration): Long = {
+    val path = original.getPath
+    val tmp = new Path(path.getParent, s".${path.getName}$TempMarker${UUID.randomUUID()}.tmp")
+    val failpoint = Option(conf.get(FailpointKey)).getOrElse("")
+    var done = false
+    try {
+      val out = fs.create(tmp, false)
+      try {
+        val in = fs.open(path)
+        try {
+          val buf = new Array[Byte](CopyBuffer)
+          var left = footerStart
+          while (left > 0) {
+            val n = in.read(buf, 0, math.min(left, buf.length.toLong).toInt)
+            if (n < 0) throw new java.io.EOFException(s"$path ended ${left} bytes before its footer")
+            out.write(buf, 0, n)
+            left -= n
+          }
+        } finally in.close()
+        if (failpoint == "after-copy") throw new IllegalStateException(s"failpoint after-copy: $path")
+        FilterTail.writeFiltersAndFooter(out, footerStart, fmd, blooms)
+      } finally out.close()
+      verify(fs, tmp, blooms, conf)
+      val now = fs.getFileStatus(path)
+      if (now.getLen != original.getLen || now.getModificationTime != original.getModificationTime)
+        throw new IllegalStateException(s"$path changed while its filters were built; left as it is")
+      if (failpoint == "before-rename") throw new IllegalStateException(s"failpoint before-rename: $path")
+      rename(fs, tmp, path, conf)
+      done = true
+      fs.getFileStatus(path).getLen
+    } finally {
+      if (!done) Try(fs.delete(tmp, false))
+    }
+  }
+
+  /** The new file's footer parses and every new filter reads back as a valid filter. */
+  private def verify(fs: FileSystem, tmp: Path, blooms: Seq[ChunkBloom], conf: Configuration): Unit = {
+    val status = fs.getFileStatus(tmp)
+    val (fmd, _) = readFooter(fs, status)
+    val in = HadoopInputFile.fromStatus(status, conf).newStream()
+    try blooms.foreach { b =>
+      val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
+      BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset, md.getBloom_filter_length,
+        b.filter.kernel) match {
+        case BloomFilterRead.Loaded(f, _) if f == b.filter =>
+        case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")
+      }
+    } finally in.close()
+  }
+
+  /**
+   * Atomic replace: rename(2) for local files, `FileContext.rename(OVERWRITE)`
+   * elsewhere (atomic on HDFS; object stores have no atomic rename). A local
+   * original's checksum side file (`.name.crc`) is removed first: it would not
+   * match the new bytes, and files without one are read unchecked.
+   */
+  private def rename(fs: FileSystem, tmp: Path, dst: Path, conf: Configuration): Unit = {
+    val ok = fs.getUri.getScheme match {
+      case "file" =>
+        val crc = new Path(dst.getParent, s".${dst.getName}.crc")
+        if (fs.exists(crc)) fs.delete(crc, false)
+        java.nio.file.Files.move(java.nio.file.Paths.get(tmp.toUri), java.nio.file.Paths.get(dst.toUri),
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE)
+        true
+      case _ =>
+        try {
+          org.apache.hadoop.fs.FileContext.getFileContext(dst.toUri, conf)
+            .rename(tmp, dst, org.apache.hadoop.fs.Options.Rename.OVERWRITE)
+          true
+        } catch { case NonFatal(e) => throw new java.io.IOException(s"cannot replace $dst with $tmp: $e", e) }
+    }
+    if (!ok) throw new java.io.IOException(s"cannot rename $tmp over $dst")
+  }
+}

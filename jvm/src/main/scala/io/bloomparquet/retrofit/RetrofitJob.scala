@@ -1,0 +1,77 @@
+package io.bloomparquet.retrofit
+
+import java.io.{ObjectInputStream, ObjectOutputStream}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.spark.sql.SparkSession
+
+/**
+ * Retrofit as a Spark job: one task per Parquet file under `path` (a file, a
+ * directory searched recursively, or a glob; names starting with `_` or `.` are
+ * skipped, as Spark does). A failed task fails the job and leaves its file as it
+ * was; files already done keep their filters, so re-running resumes.
+ */
+object RetrofitJob {
+
+  def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
+      extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {
+    require(columns.nonEmpty, "retrofit: give at least one column")
+    if (!(fpp > 0.0 && fpp < 1.0))
+      throw new IllegalArgumentException(s"retrofit: fpp $fpp is invalid: expected a probability strictly between 0 and 1")
+    val conf = spark.sessionState.newHadoopConf()
+    extraConf.foreach { case (k, v) => conf.set(k, v) }
+    val files = listFiles(path, conf)
+    if (files.isEmpty) return Nil
+    val shipped = new ConfBox(conf)
+    val cols = columns.toVector
+    spark.sparkContext
+      .parallelize(files, files.size)
+      .map(f => RetrofitFile.run(new Path(f), shipped.conf, cols, fpp, overwrite))
+      .collect()
+      .toSeq
+  }
+
+  /** For Python: results as one map per file. */
+  def runForPython(spark: SparkSession, path: String, columns: java.util.List[String], fpp: Double,
+      overwrite: Boolean, extraConf: java.util.Map[String, String]): java.util.List[java.util.Map[String, Any]] =
+    run(spark, path, columns.asScala.toSeq, fpp, overwrite, extraConf.asScala.toMap).map { r =>
+      Map[String, Any]("path" -> r.path, "status" -> r.status, "columns" -> r.columns.mkString(","),
+        "chunks" -> r.chunks, "filter_bytes" -> r.filterBytes, "file_bytes" -> r.fileBytes,
+        "seconds" -> r.seconds).asJava
+    }.asJava
+
+  def listFiles(path: String, conf: Configuration): Seq[String] = {
+    val p = new Path(path)
+    val fs: FileSystem = p.getFileSystem(conf)
+    val roots = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
+    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"retrofit: no file matches $path")
+    def visible(q: Path) = !q.getName.startsWith("_") && !q.getName.startsWith(".")
+    roots.flatMap { st =>
+      if (st.isFile) Seq(st.getPath)
+      else {
+        val it = fs.listFiles(st.getPath, true)
+        val out = Seq.newBuilder[Path]
+        while (it.hasNext) {
+          val f = it.next().getPath
+          // Skip hidden files and anything under a hidden directory (e.g. _temporary).
+          val rel = f.toUri.getPath.stripPrefix(st.getPath.toUri.getPath)
+          if (rel.split("/").filter(_.nonEmpty).forall(n => !n.startsWith("_") && !n.startsWith("."))) out += f
+        }
+        out.result()
+      }
+    }.filter(visible).map(_.toString).distinct.sorted
+  }
+}
+
+/** A Hadoop configuration that travels to executors (Configuration is Writable, not Serializable). */
+final class ConfBox(@transient var conf: Configuration) extends Serializable {
+  private def writeObject(out: ObjectOutputStream): Unit = { out.defaultWriteObject(); conf.write(out) }
+  private def readObject(in: ObjectInputStream): Unit = {
+    in.defaultReadObject()
+    conf = new Configuration(false)
+    conf.readFields(in)
+  }
+}

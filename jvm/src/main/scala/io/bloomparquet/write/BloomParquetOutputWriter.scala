@@ -1,0 +1,55 @@
+package io.bloomparquet.write
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.mapreduce.TaskAttemptContext
+import org.apache.parquet.hadoop.{ParquetFileWriter, ParquetWriter}
+import org.apache.parquet.hadoop.api.WriteSupport
+import org.apache.parquet.hadoop.codec.CodecConfig
+import org.apache.parquet.hadoop.util.HadoopOutputFile
+import org.apache.parquet.io.OutputFile
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.OutputWriter
+import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport
+
+/**
+ * Writes one Parquet file the way Spark's `ParquetOutputWriter` does (Spark's
+ * `ParquetWriteSupport`, the same `parquet.*` settings), plus right-sized bloom
+ * filters for `columns`, spliced in before the footer.
+ */
+final class BloomParquetOutputWriter(filePath: String, context: TaskAttemptContext, columns: Seq[BloomColumn])
+    extends OutputWriter {
+
+  private val writer: ParquetWriter[InternalRow] = {
+    val conf = context.getConfiguration
+    BloomParquetOutputWriter.refuseEncryption(conf)
+    val target = HadoopOutputFile.fromPath(new Path(filePath), conf)
+    var support: BloomWriteSupport[InternalRow] = null
+    val file = new SplicingOutputFile(target, columns, () => support.rowGroups)
+    support = new BloomWriteSupport[InternalRow](new ParquetWriteSupport(), columns, () => file.startBuffering())
+    ParquetWriterConfig(new BloomParquetOutputWriter.Builder(file, support), conf)
+      .withCompressionCodec(CodecConfig.from(context).getCodec)
+      .withWriteMode(ParquetFileWriter.Mode.CREATE)
+      .build()
+  }
+
+  override def write(row: InternalRow): Unit = writer.write(row)
+  override def close(): Unit = writer.close()
+  override def path(): String = filePath
+}
+
+object BloomParquetOutputWriter {
+  val CryptoFactoryKey = "parquet.crypto.factory.class"
+
+  final class Builder(file: OutputFile, support: WriteSupport[InternalRow])
+      extends ParquetWriter.Builder[InternalRow, Builder](file) {
+    override protected def self(): Builder = this
+    override protected def getWriteSupport(conf: Configuration): WriteSupport[InternalRow] = support
+  }
+
+  def refuseEncryption(conf: Configuration): Unit =
+    if (conf.get(CryptoFactoryKey) != null)
+      throw new UnsupportedOperationException(
+        s"bloomparquet does not write encrypted Parquet files ($CryptoFactoryKey is set); " +
+          "use format(\"parquet\") for encrypted data")
+}
