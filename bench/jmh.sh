@@ -26,6 +26,11 @@ mkdir -p bench-out
 json="$root/bench-out/jmh-$profile.json"
 log="$root/bench-out/jmh-$profile.log"
 bin/setup
+# JMH's generator runs in a JVM forked with default options and loads every
+# benchmark class, some of which link against jdk.incubator.vector: generate
+# with the module in the launcher's environment, then run without it (so the
+# "without vector module" fork really lacks it).
+JDK_JAVA_OPTIONS=--add-modules=jdk.incubator.vector bin/sbt bench/Jmh/compile
 bin/sbt "bench/Jmh/run ${opts[*]} -rf json -rff $json $regex" 2>&1 | tee "$log"
 grep -h "kernel choice:" "$log" | sort -u || true
 .venv/bin/python bench/plot_kernels.py "$json"

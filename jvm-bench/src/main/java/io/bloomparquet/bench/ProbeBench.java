@@ -27,7 +27,8 @@ public class ProbeBench {
   @Param({"32768", "1048576", "16777216", "134217728"})
   public int size;
 
-  @Param({"vector", "scalar", "parquet-java"})
+  /** scalar-v0: the scalar kernel before grouping, to show what grouping buys. */
+  @Param({"vector", "scalar", "scalar-v0", "parquet-java"})
   public String impl;
 
   @Param({"0", "1"})

@@ -28,6 +28,8 @@ final class Workload {
         return SbbfKernels.vector();
       case "scalar":
         return SbbfKernels.scalar();
+      case "scalar-v0":
+        return new BaselineScalarKernel();
       default:
         throw new IllegalArgumentException("no kernel " + impl);
     }
