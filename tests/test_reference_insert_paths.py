@@ -41,3 +41,15 @@ def test_both_paths_chosen_by_size() -> None:
         f.insert_hashes(h)
         assert f.to_bytes() == _via_ufunc_at(num_bytes, h)
         assert f.check_hashes(h).all()
+
+
+def test_check_equals_mask_formula() -> None:
+    rng = np.random.default_rng(9)
+    f = SplitBlockBloomFilter(32 * 53)
+    f.insert_hashes(rng.integers(0, 2**64, 2000, dtype=np.uint64))
+    probes = rng.integers(0, 2**64, 50_000, dtype=np.uint64)
+    block, mask = f._locate(probes)
+    want = np.all((f._words[block] & mask) == mask, axis=1)
+    assert 0 < want.sum() < want.size
+    assert np.array_equal(f.check_hashes(probes), want)
+    assert f.check_hashes(probes[:0]).shape == (0,)

@@ -21,7 +21,7 @@ _SALT = np.array(
 # to which a filter-sized bitmap beats np.bitwise_or.at (measured: ~0.3 ns per
 # bitmap bit against ~10 ns per scattered word).
 _DENSE_BITS = 1 << 26
-_CHUNK = 1 << 16
+_CHUNK = 1 << 14
 _DENSE_BYTES_PER_HASH = 32
 _WORD_BIT_OFFSET = np.arange(0, 256, 32, dtype=np.uint32)
 
@@ -117,28 +117,44 @@ class SplitBlockBloomFilter:
         # write the same True, so nothing is lost, unlike words[block] |= mask),
         # and packbits turns it into little-endian words in one pass. Filters over
         # _DENSE_BITS bits take several passes, each over the hashes of its blocks.
-        base = self._block_index(h)
-        base <<= 8
+        # Indices are laid out (8, chunk): numpy's inner loops then run along the
+        # chunk, not along 8 salts, and the reused buffers stay in cache.
+        base_all = self._block_index(h)
+        base_all <<= 8
         num_bits = self.num_bytes * 8
         flat = self._words.reshape(-1)
+        chunk = min(_CHUNK, h.size)
+        bit_buf = np.empty((8, chunk), dtype=np.uint32)
+        idx_buf = np.empty((8, chunk), dtype=np.intp)
         for lo in range(0, num_bits, _DENSE_BITS):
             hi = min(num_bits, lo + _DENSE_BITS)
             bits = np.zeros(hi - lo, dtype=np.bool_)
-            for start in range(0, h.size, _CHUNK):  # chunks keep temporaries in cache
-                b, hc = base[start : start + _CHUNK], h[start : start + _CHUNK]
+            for start in range(0, h.size, chunk):
+                base, hc = base_all[start : start + chunk], h[start : start + chunk]
                 if hi - lo < num_bits:
-                    keep = (b >= lo) & (b < hi)
-                    b, hc = b[keep] - lo, hc[keep]
-                bit = self._bit_positions(hc)
-                bit += _WORD_BIT_OFFSET
-                idx = b[:, None] + bit
-                bits[idx.reshape(-1)] = True
+                    keep = (base >= lo) & (base < hi)
+                    base, hc = base[keep] - lo, hc[keep]
+                bit, idx = bit_buf[:, : hc.size], idx_buf[:, : hc.size]
+                np.multiply(_SALT[:, None], hc.astype(np.uint32)[None, :], out=bit)  # wraps mod 2**32
+                bit >>= np.uint32(27)
+                bit += _WORD_BIT_OFFSET[:, None]
+                np.add(base[None, :], bit, out=idx)
+                bits[idx] = True
             flat[lo // 32 : hi // 32] |= np.packbits(bits, bitorder="little").view("<u4")
 
     def check_hashes(self, hashes: np.ndarray) -> np.ndarray:
         """``bool`` array: True where the hash may have been inserted."""
-        block, mask = self._locate(hashes)
-        return np.all((self._words[block] & mask) == mask, axis=1)
+        h = _as_hashes(hashes)
+        out = np.empty(h.size, dtype=np.bool_)
+        for start in range(0, h.size, _CHUNK):
+            hc = h[start : start + _CHUNK]
+            rows = self._words[self._block_index(hc)].T  # (8, chunk): one row per salt
+            bit = np.multiply(_SALT[:, None], hc.astype(np.uint32)[None, :])  # wraps mod 2**32
+            bit >>= np.uint32(27)
+            rows = rows >> bit
+            rows &= np.uint32(1)
+            np.logical_and.reduce(rows, axis=0, out=out[start : start + _CHUNK])
+        return out
 
     def to_bytes(self) -> bytes:
         """The spec bitset: words in order, little-endian."""
