@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # JMH kernel benchmarks (jvm-bench/) through sbt-jmh.
 #
-#   bench/jmh.sh                 quick profile, every benchmark (~10 min)
-#   bench/jmh.sh --full          full profile: 2 forks, longer iterations
+#   bench/jmh.sh                 quick profile, every benchmark (~15 min)
+#   bench/jmh.sh --full          full profile: 2 forks, longer iterations (~1 h)
 #   bench/jmh.sh [--full] REGEX  only benchmarks matching REGEX, e.g. 'ProbeBench.batch'
 #
 # Writes bench-out/jmh-<profile>.json (JMH JSON) and .log (incl. the
-# "kernel choice:" lines), then bench-out/kernels.csv and
-# docs/img/probe_ns_vs_size.png via bench/plot_kernels.py.
+# "kernel choice:" lines), then bench-out/jmh-<profile>.csv, markdown tables
+# on stdout and docs/img/probe_ns_vs_size.png via bench/plot_kernels.py.
 # The machine is shared: compare implementations within one run (ratios).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 profile=quick
-opts=(-f 1 -wi 2 -w 1s -i 3 -r 1s)
+opts=(-f 1 -wi 2 -w 1s -i 4 -r 1s)
 if [ "${1:-}" = "--full" ]; then
   profile=full
   opts=(-f 2 -wi 3 -w 2s -i 5 -r 2s)

@@ -59,7 +59,7 @@ final class Workload {
     for (long i = 0; i < n; i++) {
       long h = random.nextLong();
       k.insert(words, h);
-      if (i % stride == 0 && kept < members.length) {
+      if (members != null && i % stride == 0 && kept < members.length) {
         members[kept++] = h;
       }
     }

@@ -3,10 +3,12 @@ package io.bloomparquet.kernel;
 /**
  * Portable kernel: plain Java, eight words per block, branch-free checks.
  *
- * <p>Batches run in groups of {@link #GROUP}: first every block index of the
- * group is computed and the block's first word loaded, then the blocks are
- * finished. The first pass is a few instructions per hash, so all of the
- * group's cache misses are in flight at once instead of one or two.
+ * <p>Batches over filters past {@link #GROUP_MIN_WORDS} run in groups of
+ * {@link #GROUP}: first every block index of the group is computed and the
+ * block's first word loaded, then the blocks are finished. The first pass is
+ * a few instructions per hash, so all of the group's cache misses are in
+ * flight at once instead of the few one out-of-order window holds. Filters
+ * that fit in L2 have no misses to overlap and the plain loop is faster.
  */
 final class ScalarSbbfKernel implements SbbfKernel {
 
@@ -14,6 +16,9 @@ final class ScalarSbbfKernel implements SbbfKernel {
 
   /** Hashes whose blocks are fetched together: 16 probes of ~45 instructions would not fit one out-of-order window. */
   static final int GROUP = 16;
+
+  /** Filters of at least this many words (4 MiB, twice an L2) are probed in groups. */
+  static final int GROUP_MIN_WORDS = 1 << 20;
 
   private static final int S0 = SALT[0], S1 = SALT[1], S2 = SALT[2], S3 = SALT[3];
   private static final int S4 = SALT[4], S5 = SALT[5], S6 = SALT[6], S7 = SALT[7];
@@ -72,6 +77,12 @@ final class ScalarSbbfKernel implements SbbfKernel {
 
   @Override
   public void checkAll(int[] words, long[] hashes, int from, int to, boolean[] out) {
+    if (words.length < GROUP_MIN_WORDS) {
+      for (int i = from; i < to; i++) {
+        out[i - from] = check(words, hashes[i]);
+      }
+      return;
+    }
     int numBlocks = words.length >>> 3;
     int[] base = new int[GROUP];
     int[] miss = new int[GROUP];
@@ -94,6 +105,14 @@ final class ScalarSbbfKernel implements SbbfKernel {
 
   @Override
   public boolean checkAny(int[] words, long[] hashes, int from, int to) {
+    if (words.length < GROUP_MIN_WORDS) {
+      for (int i = from; i < to; i++) {
+        if (check(words, hashes[i])) {
+          return true;
+        }
+      }
+      return false;
+    }
     int numBlocks = words.length >>> 3;
     int[] base = new int[GROUP];
     int[] miss = new int[GROUP];
