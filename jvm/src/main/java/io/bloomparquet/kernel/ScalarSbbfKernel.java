@@ -17,7 +17,7 @@ final class ScalarSbbfKernel implements SbbfKernel {
   /** Hashes whose blocks are fetched together: 16 probes of ~45 instructions would not fit one out-of-order window. */
   static final int GROUP = 16;
 
-  /** Filters of at least this many words (4 MiB, twice an L2) are probed in groups. */
+  /** Filters of at least this many words (4 MiB, past any per-core L2) are probed in groups. */
   static final int GROUP_MIN_WORDS = 1 << 20;
 
   private static final int S0 = SALT[0], S1 = SALT[1], S2 = SALT[2], S3 = SALT[3];

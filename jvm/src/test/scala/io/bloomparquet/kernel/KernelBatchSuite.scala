@@ -20,7 +20,8 @@ class KernelBatchSuite extends munit.FunSuite {
     words
   }
 
-  for (k <- kernels; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20)) // 8 MiB: the scalar kernel's grouped path test(s"${k.name} checkAll/checkAny on $numBytes bytes == check, any range") {
+  // 8 MiB: past ScalarSbbfKernel.GROUP_MIN_WORDS, the grouped path.
+  for (k <- kernels; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20)) test(s"${k.name} checkAll/checkAny on $numBytes bytes == check, any range") {
     val words = filled(numBytes, numBytes.toLong)
     val random = new SplittableRandom(numBytes.toLong + 1)
     val hashes = Array.fill(200)(random.nextLong())
