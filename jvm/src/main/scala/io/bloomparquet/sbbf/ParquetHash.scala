@@ -18,15 +18,14 @@ import shaded.parquet.net.openhft.hashing.LongHashFunction
  *    it; we neither build nor probe boolean filters.
  */
 object ParquetHash {
-  // ByteBuffers (Binary) go through the library parquet-java uses; arrays and
-  // fixed widths through our XxHash64, which inlines into batch loops.
+  // XxHash64 wraps the same library for values and the batch helpers.
   private val xx: LongHashFunction = LongHashFunction.xx(0L)
 
   def int32(v: Int): Long = XxHash64.hashInt(v)
   def int64(v: Long): Long = XxHash64.hashLong(v)
   def float(v: Float): Long = int32(java.lang.Float.floatToRawIntBits(v))
   def double(v: Double): Long = int64(java.lang.Double.doubleToRawLongBits(v))
-  def bytes(b: Array[Byte]): Long = XxHash64.hashBytes(b)
+  def bytes(b: Array[Byte]): Long = xx.hashBytes(b)
   def bytes(b: Array[Byte], offset: Int, length: Int): Long = XxHash64.hashBytes(b, offset, length)
   def binary(b: Binary): Long = xx.hashBytes(b.toByteBuffer)
 
