@@ -75,6 +75,16 @@ lazy val jvm = (project in file("jvm"))
     Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b")
   )
 
+// JMH kernel benchmarks (bench/jmh.sh). Not packaged, never run by bin/test.
+lazy val bench = (project in file("jvm-bench"))
+  .dependsOn(jvm)
+  .enablePlugins(JmhPlugin)
+  .settings(
+    publish / skip := true,
+    Compile / unmanagedJars ++= (sparkJarsDir ** "parquet-*.jar").classpath,
+    javacOptions ++= Seq("-source", "17", "-target", "17", "--add-modules", "jdk.incubator.vector", "-Xlint:all,-options,-processing")
+  )
+
 lazy val root = (project in file("."))
-  .aggregate(jvm)
+  .aggregate(jvm, bench)
   .settings(publish / skip := true)

@@ -8,6 +8,11 @@ import jdk.incubator.vector.VectorSpecies;
  * One 256-bit int vector per block: the mask of eight words is computed and
  * applied in a handful of SIMD instructions. The only class that imports
  * {@code jdk.incubator.vector}; constructed reflectively by {@link SbbfKernels}.
+ *
+ * <p>Batches are plain loops, unlike the scalar kernel's groups: a probe is
+ * ~17 instructions, so the out-of-order window already holds some twenty
+ * independent probes and their cache misses. Grouping (indices and first
+ * words first) measured 1.5-3x slower here; see docs/benchmarks.md.
  */
 final class VectorSbbfKernel implements SbbfKernel {
 
@@ -34,37 +39,49 @@ final class VectorSbbfKernel implements SbbfKernel {
     return ONES.lanewise(VectorOperators.LSHL, shifts);
   }
 
-  @Override
-  public void insert(int[] words, long hash) {
-    int base = SbbfKernel.blockIndex(hash, words.length >>> 3) << 3;
-    IntVector.fromArray(BLOCK, words, base).or(mask((int) hash)).intoArray(words, base);
+  private static void insertAt(int[] words, int base, int key) {
+    IntVector.fromArray(BLOCK, words, base).or(mask(key)).intoArray(words, base);
   }
 
-  @Override
-  public boolean check(int[] words, long hash) {
-    int base = SbbfKernel.blockIndex(hash, words.length >>> 3) << 3;
-    IntVector m = mask((int) hash);
+  private static boolean allSet(int[] words, int base, int key) {
+    IntVector m = mask(key);
     return IntVector.fromArray(BLOCK, words, base).and(m).eq(m).allTrue();
   }
 
   @Override
+  public void insert(int[] words, long hash) {
+    insertAt(words, SbbfKernel.blockIndex(hash, words.length >>> 3) << 3, (int) hash);
+  }
+
+  @Override
+  public boolean check(int[] words, long hash) {
+    return allSet(words, SbbfKernel.blockIndex(hash, words.length >>> 3) << 3, (int) hash);
+  }
+
+  @Override
   public void insertAll(int[] words, long[] hashes, int from, int to) {
+    int numBlocks = words.length >>> 3;
     for (int i = from; i < to; i++) {
-      insert(words, hashes[i]);
+      long h = hashes[i];
+      insertAt(words, SbbfKernel.blockIndex(h, numBlocks) << 3, (int) h);
     }
   }
 
   @Override
   public void checkAll(int[] words, long[] hashes, int from, int to, boolean[] out) {
+    int numBlocks = words.length >>> 3;
     for (int i = from; i < to; i++) {
-      out[i - from] = check(words, hashes[i]);
+      long h = hashes[i];
+      out[i - from] = allSet(words, SbbfKernel.blockIndex(h, numBlocks) << 3, (int) h);
     }
   }
 
   @Override
   public boolean checkAny(int[] words, long[] hashes, int from, int to) {
+    int numBlocks = words.length >>> 3;
     for (int i = from; i < to; i++) {
-      if (check(words, hashes[i])) {
+      long h = hashes[i];
+      if (allSet(words, SbbfKernel.blockIndex(h, numBlocks) << 3, (int) h)) {
         return true;
       }
     }

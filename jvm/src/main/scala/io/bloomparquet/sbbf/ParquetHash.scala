@@ -1,7 +1,5 @@
 package io.bloomparquet.sbbf
 
-import java.nio.ByteOrder
-
 import org.apache.parquet.io.api.Binary
 import shaded.parquet.net.openhft.hashing.LongHashFunction
 
@@ -20,20 +18,29 @@ import shaded.parquet.net.openhft.hashing.LongHashFunction
  *    it; we neither build nor probe boolean filters.
  */
 object ParquetHash {
+  // XxHash64 wraps the same library for values and the batch helpers.
   private val xx: LongHashFunction = LongHashFunction.xx(0L)
-  // hashInt/hashLong hash the native byte order; PLAIN is little-endian.
-  private val nativeLittleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
 
-  def int32(v: Int): Long = xx.hashInt(if (nativeLittleEndian) v else Integer.reverseBytes(v))
-  def int64(v: Long): Long = xx.hashLong(if (nativeLittleEndian) v else java.lang.Long.reverseBytes(v))
+  def int32(v: Int): Long = XxHash64.hashInt(v)
+  def int64(v: Long): Long = XxHash64.hashLong(v)
   def float(v: Float): Long = int32(java.lang.Float.floatToRawIntBits(v))
   def double(v: Double): Long = int64(java.lang.Double.doubleToRawLongBits(v))
   def bytes(b: Array[Byte]): Long = xx.hashBytes(b)
-  def bytes(b: Array[Byte], offset: Int, length: Int): Long = xx.hashBytes(b, offset, length)
+  def bytes(b: Array[Byte], offset: Int, length: Int): Long = XxHash64.hashBytes(b, offset, length)
   def binary(b: Binary): Long = xx.hashBytes(b.toByteBuffer)
 
-  def int32s(vs: Array[Int]): Array[Long] = vs.map(int32)
-  def int64s(vs: Array[Long]): Array[Long] = vs.map(int64)
+  def int32s(vs: Array[Int]): Array[Long] = { val out = new Array[Long](vs.length); int32s(vs, 0, vs.length, out); out }
+  def int64s(vs: Array[Long]): Array[Long] = { val out = new Array[Long](vs.length); int64s(vs, 0, vs.length, out); out }
   def floats(vs: Array[Float]): Array[Long] = vs.map(float)
   def doubles(vs: Array[Double]): Array[Long] = vs.map(double)
+
+  /** `out(i - from) = int32(vs(i))` for i in `[from, to)`, without allocating. */
+  def int32s(vs: Array[Int], from: Int, to: Int, out: Array[Long]): Unit = XxHash64.hashInts(vs, from, to, out, 0)
+
+  /** `out(i - from) = int64(vs(i))` for i in `[from, to)`, without allocating. */
+  def int64s(vs: Array[Long], from: Int, to: Int, out: Array[Long]): Unit = XxHash64.hashLongs(vs, from, to, out, 0)
+
+  /** `out(i - from) = bytes(vs(i))` for i in `[from, to)`, without allocating. */
+  def byteArrays(vs: Array[Array[Byte]], from: Int, to: Int, out: Array[Long]): Unit =
+    XxHash64.hashByteArrays(vs, from, to, out, 0)
 }

@@ -22,6 +22,49 @@ final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: Sb
 
   def insertHashes(hashes: Array[Long]): Unit = kernel.insertAll(words, hashes, 0, hashes.length)
 
+  /**
+   * Hashes (as [[ParquetHash.int64]]) and inserts `values[from, to)`: the
+   * writer's fused path. Hashes go through a small buffer so the kernel's
+   * batch insert can overlap the cache misses of many values.
+   */
+  def insertInt64s(values: Array[Long], from: Int, to: Int): Unit = {
+    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
+    var i = from
+    while (i < to) {
+      val n = math.min(buf.length, to - i)
+      XxHash64.hashLongs(values, i, i + n, buf, 0)
+      kernel.insertAll(words, buf, 0, n)
+      i += n
+    }
+  }
+  def insertInt64s(values: Array[Long]): Unit = insertInt64s(values, 0, values.length)
+
+  /** Like [[insertInt64s]] for INT32 values ([[ParquetHash.int32]]). */
+  def insertInt32s(values: Array[Int], from: Int, to: Int): Unit = {
+    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
+    var i = from
+    while (i < to) {
+      val n = math.min(buf.length, to - i)
+      XxHash64.hashInts(values, i, i + n, buf, 0)
+      kernel.insertAll(words, buf, 0, n)
+      i += n
+    }
+  }
+  def insertInt32s(values: Array[Int]): Unit = insertInt32s(values, 0, values.length)
+
+  /** Like [[insertInt64s]] for BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values ([[ParquetHash.bytes]]). */
+  def insertByteArrays(values: Array[Array[Byte]], from: Int, to: Int): Unit = {
+    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
+    var i = from
+    while (i < to) {
+      val n = math.min(buf.length, to - i)
+      XxHash64.hashByteArrays(values, i, i + n, buf, 0)
+      kernel.insertAll(words, buf, 0, n)
+      i += n
+    }
+  }
+  def insertByteArrays(values: Array[Array[Byte]]): Unit = insertByteArrays(values, 0, values.length)
+
   def checkHashes(hashes: Array[Long]): Array[Boolean] = {
     val out = new Array[Boolean](hashes.length)
     kernel.checkAll(words, hashes, 0, hashes.length, out)
@@ -58,6 +101,8 @@ object SplitBlockBloomFilter {
   val MinBytes: Int = BlockBytes
   /** Upper bound we build or accept: parquet-java's maximum and our allocation cap. */
   val MaxBytes: Int = 128 * 1024 * 1024
+  /** Values hashed per step of the fused hash-and-insert loops: L1-sized, many misses in flight. */
+  private val HashChunk: Int = 256
 
   /** An empty filter of `numBytes` bytes (a positive multiple of 32, at most [[MaxBytes]]). */
   def apply(numBytes: Int, kernel: SbbfKernel = SbbfKernels.get()): SplitBlockBloomFilter = {
