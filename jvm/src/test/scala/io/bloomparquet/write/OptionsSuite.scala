@@ -3,8 +3,6 @@ package io.bloomparquet.write
 import org.apache.spark.sql.types._
 
 class OptionsSuite extends munit.FunSuite {
-  /** The one place JVM tests name the write format (switch to "bloomparquet" with the DataSource V2). */
-  val WriteFormat = "bloomparquet"
 
   private val schema = StructType.fromDDL(
     "id BIGINT, Email STRING, flag BOOLEAN, ts TIMESTAMP, arr ARRAY<INT>, s STRUCT<x: INT, `a.b`: STRING>, d DECIMAL(20,2)")
@@ -15,8 +13,10 @@ class OptionsSuite extends munit.FunSuite {
   private def error(opts: (String, String)*): String =
     intercept[IllegalArgumentException](parse(opts: _*)).getMessage
 
-  test("the format class is a Spark FileFormat with its own identity") {
-    val cls = Class.forName(WriteFormat)
+  test("the format class is a Spark FileFormat with its own identity, and bloomparquet's V1 format") {
+    val fallback = new io.bloomparquet.spark.BloomParquetDataSource().fallbackFileFormat
+    assert(classOf[BloomParquetWriteFormat].isAssignableFrom(fallback))
+    val cls = classOf[BloomParquetWriteFormat]
     assert(classOf[org.apache.spark.sql.execution.datasources.FileFormat].isAssignableFrom(cls))
     val f = cls.getDeclaredConstructor().newInstance()
     assertEquals(f.toString, "BloomParquet")

@@ -2,47 +2,22 @@ package io.bloomparquet.spark.metrics
 
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 
-// One class per metric: Spark instantiates them by name to aggregate task values.
-class FilesTotalMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.FilesTotal
-  override def description: String = "bloom: files considered"
-}
-class FilesPrunedMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.FilesPruned
-  override def description: String = "bloom: files skipped"
-}
-class RowGroupsTotalMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.RowGroupsTotal
-  override def description: String = "bloom: row groups considered"
-}
-class RowGroupsPrunedByStatsMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.RowGroupsPrunedByStats
-  override def description: String = "bloom: row groups skipped by statistics"
-}
-class RowGroupsPrunedByBloomMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.RowGroupsPrunedByBloom
-  override def description: String = "bloom: row groups skipped by bloom filter"
-}
-class FilterBytesReadMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.FilterBytesRead
-  override def description: String = "bloom: filter bytes read"
-}
-class FootersReadMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.FootersRead
-  override def description: String = "bloom: footers read"
-}
-class BrokenFiltersMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.BrokenFilters
-  override def description: String = "bloom: filters ignored as broken"
-}
-class UnreadableFilesMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.UnreadableFiles
-  override def description: String = "bloom: files kept unread (footer unreadable)"
-}
-class PruningTimeMetric extends CustomSumMetric {
-  override def name: String = BloomMetrics.PruningTimeMs
-  override def description: String = "bloom: pruning time (ms)"
-}
+/** A summed metric; one subclass per metric because Spark instantiates them by class name. */
+abstract class BloomSumMetric(override val name: String, override val description: String) extends CustomSumMetric
+
+class FilesTotalMetric extends BloomSumMetric(BloomMetrics.FilesTotal, "bloom: files considered")
+class FilesPrunedMetric extends BloomSumMetric(BloomMetrics.FilesPruned, "bloom: files skipped")
+class RowGroupsTotalMetric extends BloomSumMetric(BloomMetrics.RowGroupsTotal, "bloom: row groups considered")
+class RowGroupsPrunedByStatsMetric
+  extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByStats, "bloom: row groups skipped by statistics")
+class RowGroupsPrunedByBloomMetric
+  extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
+class FilterBytesReadMetric extends BloomSumMetric(BloomMetrics.FilterBytesRead, "bloom: filter bytes read")
+class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
+class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
+class UnreadableFilesMetric
+  extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
+class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
 final case class PruningCounts(
