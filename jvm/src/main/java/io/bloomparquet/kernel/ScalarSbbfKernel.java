@@ -75,6 +75,16 @@ final class ScalarSbbfKernel implements SbbfKernel {
     }
   }
 
+  /** Starts a group: every block's first word is loaded before any is needed, so the misses overlap. */
+  private static void firstWords(int[] words, long[] hashes, int i, int numBlocks, int[] base, int[] miss) {
+    for (int k = 0; k < GROUP; k++) {
+      long h = hashes[i + k];
+      int b = SbbfKernel.blockIndex(h, numBlocks) << 3;
+      base[k] = b;
+      miss[k] = missing0(words, b, (int) h);
+    }
+  }
+
   @Override
   public void checkAll(int[] words, long[] hashes, int from, int to, boolean[] out) {
     if (words.length < GROUP_MIN_WORDS) {
@@ -88,12 +98,7 @@ final class ScalarSbbfKernel implements SbbfKernel {
     int[] miss = new int[GROUP];
     int i = from;
     for (; i + GROUP <= to; i += GROUP) {
-      for (int k = 0; k < GROUP; k++) {
-        long h = hashes[i + k];
-        int b = SbbfKernel.blockIndex(h, numBlocks) << 3;
-        base[k] = b;
-        miss[k] = missing0(words, b, (int) h);
-      }
+      firstWords(words, hashes, i, numBlocks, base, miss);
       for (int k = 0; k < GROUP; k++) {
         out[i - from + k] = (miss[k] | missing1to7(words, base[k], (int) hashes[i + k])) == 0;
       }
@@ -118,12 +123,7 @@ final class ScalarSbbfKernel implements SbbfKernel {
     int[] miss = new int[GROUP];
     int i = from;
     for (; i + GROUP <= to; i += GROUP) {
-      for (int k = 0; k < GROUP; k++) {
-        long h = hashes[i + k];
-        int b = SbbfKernel.blockIndex(h, numBlocks) << 3;
-        base[k] = b;
-        miss[k] = missing0(words, b, (int) h);
-      }
+      firstWords(words, hashes, i, numBlocks, base, miss);
       boolean any = false;
       for (int k = 0; k < GROUP; k++) {
         any |= (miss[k] | missing1to7(words, base[k], (int) hashes[i + k])) == 0;
