@@ -21,7 +21,7 @@ from pyspark.sql import DataFrame
 
 import bloomparquet as bp
 
-from .datagen import Column, make_table, sql_literal, write_pyarrow, write_spark
+from .datagen import Column, make_table, sql_literal, write_bloomparquet, write_pyarrow, write_spark
 
 pytestmark = pytest.mark.spark
 
@@ -38,12 +38,15 @@ class Dataset:
     oracle: DataFrame  # Spark's parquet; queried with filter pushdown off
 
 
-@pytest.fixture(scope="module", params=["spark", "pyarrow"])
+@pytest.fixture(scope="module", params=["spark", "pyarrow", "bloomparquet"])
 def dataset(request, spark, tmp_path_factory) -> Dataset:  # noqa: ANN001
     out = tmp_path_factory.mktemp(f"diff-{request.param}") / "data"
     if request.param == "spark":
         spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
         write_spark(spark, TABLE, out)
+    elif request.param == "bloomparquet":  # our own writer: filters sized per row group
+        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+        write_bloomparquet(spark, TABLE, out)
     else:
         write_pyarrow(TABLE, out)
     # Each query re-plans (and re-prunes); reading the directory once saves listing and schema inference.

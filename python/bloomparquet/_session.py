@@ -16,14 +16,21 @@ _JVM_FLAGS = "--add-modules=jdk.incubator.vector"
 
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     """Put the bloomparquet jar on ``builder``'s driver and executor classpaths
-    and enable the Vector API module. Returns the same builder."""
+    and enable the Vector API module, keeping jars, class paths and JVM options
+    the builder already has. Returns the same builder."""
     jar = str(jar_path())
-    return (
-        builder.config("spark.jars", jar)
-        .config("spark.driver.extraClassPath", jar)
-        .config("spark.driver.extraJavaOptions", _JVM_FLAGS)
-        .config("spark.executor.extraJavaOptions", _JVM_FLAGS)
-    )
+    # Append to what the builder already holds rather than replace it.
+    held: dict[str, str] = getattr(builder, "_options", {})
+
+    def joined(key: str, value: str, sep: str) -> str:
+        old = held.get(key, "")
+        return value if not old else old if value in old.split(sep) else f"{old}{sep}{value}"
+
+    builder = builder.config("spark.jars", joined("spark.jars", jar, ","))
+    builder = builder.config("spark.driver.extraClassPath", joined("spark.driver.extraClassPath", jar, ":"))
+    for key in ("spark.driver.extraJavaOptions", "spark.executor.extraJavaOptions"):
+        builder = builder.config(key, joined(key, _JVM_FLAGS, " "))
+    return builder
 
 
 def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_conf: str) -> SparkSession:

@@ -35,7 +35,7 @@ object BloomPredicate {
   }
 
   /** A predicate no row satisfies (`x = NULL`, `x IN ()`). */
-  case object Nothing extends BloomPredicate {
+  case object NoMatch extends BloomPredicate {
     def columns: Set[Seq[String]] = Set.empty
     override def toString: String = "false"
   }

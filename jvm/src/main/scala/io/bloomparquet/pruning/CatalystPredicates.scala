@@ -22,7 +22,7 @@ object CatalystPredicates {
   private def conjunction(parts: Seq[BloomPredicate]): Option[BloomPredicate] = parts match {
     case Seq() => None
     case Seq(one) => Some(one)
-    case many if many.contains(BloomPredicate.Nothing) => Some(BloomPredicate.Nothing)
+    case many if many.contains(BloomPredicate.NoMatch) => Some(BloomPredicate.NoMatch)
     case many => Some(AllOf(many))
   }
 
@@ -30,8 +30,8 @@ object CatalystPredicates {
     case And(l, r) => conjunction(convert(l).toSeq ++ convert(r).toSeq)
     case Or(l, r) =>
       for (a <- convert(l); b <- convert(r)) yield (a, b) match {
-        case (BloomPredicate.Nothing, x) => x
-        case (x, BloomPredicate.Nothing) => x
+        case (BloomPredicate.NoMatch, x) => x
+        case (x, BloomPredicate.NoMatch) => x
         case _ => AnyOf(Seq(a, b))
       }
     case EqualTo(Column(path, t), Literal(v, lt)) if probeable(t, lt) => Some(in(path, t, Seq(v)))
@@ -48,7 +48,7 @@ object CatalystPredicates {
   /** Null values never compare equal: they drop out; nothing left means nothing matches. */
   private def in(path: Seq[String], t: DataType, values: Seq[Any]): BloomPredicate = {
     val nonNull = values.filter(_ != null).distinct.toIndexedSeq
-    if (nonNull.isEmpty) BloomPredicate.Nothing else ColumnIn(path, t, nonNull)
+    if (nonNull.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, nonNull)
   }
 
   private def probeable(columnType: DataType, literalType: DataType): Boolean =

@@ -23,7 +23,7 @@ object CompiledPredicate {
   final case class Const(mayMatch: Boolean) extends CompiledPredicate
 
   def compile(p: BloomPredicate, schema: MessageType, caseSensitive: Boolean): CompiledPredicate = p match {
-    case BloomPredicate.Nothing => Const(false)
+    case BloomPredicate.NoMatch => Const(false)
     case AllOf(cs) => And(cs.map(compile(_, schema, caseSensitive)))
     case AnyOf(cs) => Or(cs.map(compile(_, schema, caseSensitive)))
     case ColumnIn(path, dataType, values) =>

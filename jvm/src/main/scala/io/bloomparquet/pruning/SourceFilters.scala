@@ -21,7 +21,7 @@ object SourceFilters {
   def fromFilters(filters: Seq[sources.Filter], schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] = {
     val parts = filters.flatMap(convert(_, schema, caseSensitive))
     if (parts.isEmpty) None
-    else if (parts.contains(BloomPredicate.Nothing)) Some(BloomPredicate.Nothing)
+    else if (parts.contains(BloomPredicate.NoMatch)) Some(BloomPredicate.NoMatch)
     else Some(if (parts.size == 1) parts.head else AllOf(parts))
   }
 
@@ -33,7 +33,7 @@ object SourceFilters {
           if (converted.exists(_.isEmpty)) None
           else {
             val distinct = converted.flatten.distinct.toIndexedSeq
-            Some(if (distinct.isEmpty) BloomPredicate.Nothing else ColumnIn(path, t, distinct))
+            Some(if (distinct.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, distinct))
           }
       }
     f match {

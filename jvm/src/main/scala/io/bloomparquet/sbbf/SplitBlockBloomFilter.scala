@@ -23,46 +23,34 @@ final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: Sb
   def insertHashes(hashes: Array[Long]): Unit = kernel.insertAll(words, hashes, 0, hashes.length)
 
   /**
-   * Hashes (as [[ParquetHash.int64]]) and inserts `values[from, to)`: the
-   * writer's fused path. Hashes go through a small buffer so the kernel's
-   * batch insert can overlap the cache misses of many values.
+   * Hashes `[from, to)` with `hash(start, end, out)` a chunk at a time and inserts
+   * the hashes: the writer's fused path. The chunk buffer lets the kernel's batch
+   * insert overlap the cache misses of many values.
    */
-  def insertInt64s(values: Array[Long], from: Int, to: Int): Unit = {
+  private def insertHashed(from: Int, to: Int)(hash: (Int, Int, Array[Long]) => Unit): Unit = {
     val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
     var i = from
     while (i < to) {
       val n = math.min(buf.length, to - i)
-      XxHash64.hashLongs(values, i, i + n, buf, 0)
+      hash(i, i + n, buf)
       kernel.insertAll(words, buf, 0, n)
       i += n
     }
   }
+
+  /** Hashes (as [[ParquetHash.int64]]) and inserts `values[from, to)`. */
+  def insertInt64s(values: Array[Long], from: Int, to: Int): Unit =
+    insertHashed(from, to)((s, e, out) => XxHash64.hashLongs(values, s, e, out, 0))
   def insertInt64s(values: Array[Long]): Unit = insertInt64s(values, 0, values.length)
 
   /** Like [[insertInt64s]] for INT32 values ([[ParquetHash.int32]]). */
-  def insertInt32s(values: Array[Int], from: Int, to: Int): Unit = {
-    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
-    var i = from
-    while (i < to) {
-      val n = math.min(buf.length, to - i)
-      XxHash64.hashInts(values, i, i + n, buf, 0)
-      kernel.insertAll(words, buf, 0, n)
-      i += n
-    }
-  }
+  def insertInt32s(values: Array[Int], from: Int, to: Int): Unit =
+    insertHashed(from, to)((s, e, out) => XxHash64.hashInts(values, s, e, out, 0))
   def insertInt32s(values: Array[Int]): Unit = insertInt32s(values, 0, values.length)
 
   /** Like [[insertInt64s]] for BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values ([[ParquetHash.bytes]]). */
-  def insertByteArrays(values: Array[Array[Byte]], from: Int, to: Int): Unit = {
-    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
-    var i = from
-    while (i < to) {
-      val n = math.min(buf.length, to - i)
-      XxHash64.hashByteArrays(values, i, i + n, buf, 0)
-      kernel.insertAll(words, buf, 0, n)
-      i += n
-    }
-  }
+  def insertByteArrays(values: Array[Array[Byte]], from: Int, to: Int): Unit =
+    insertHashed(from, to)((s, e, out) => XxHash64.hashByteArrays(values, s, e, out, 0))
   def insertByteArrays(values: Array[Array[Byte]]): Unit = insertByteArrays(values, 0, values.length)
 
   def checkHashes(hashes: Array[Long]): Array[Boolean] = {

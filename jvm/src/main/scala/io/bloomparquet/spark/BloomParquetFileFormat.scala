@@ -59,7 +59,7 @@ class BloomParquetFileFormat extends BloomParquetWriteFormat {
 
   private def withheld(mode: SparkPushdown, f: Filter, schema: StructType): Boolean = mode match {
     case SparkPushdown.All => false
-    case SparkPushdown.Nothing => true
+    case SparkPushdown.Off => true
     case SparkPushdown.Safe => f.references.exists { r =>
       // An unresolvable reference is withheld too: Spark still evaluates it after the scan.
       SourceFilters.column(r, schema, caseSensitive = false).forall { case (_, t) => t == FloatType || t == DoubleType }

@@ -19,12 +19,12 @@ sealed abstract class SparkPushdown(val name: String)
 object SparkPushdown {
   case object Safe extends SparkPushdown("safe")
   case object All extends SparkPushdown("all")
-  case object Nothing extends SparkPushdown("none")
-  val all: Seq[SparkPushdown] = Seq(Safe, All, Nothing)
+  case object Off extends SparkPushdown("none")
+  val all: Seq[SparkPushdown] = Seq(Safe, All, Off)
 
   def withhold(mode: SparkPushdown, filter: Expression): Boolean = mode match {
     case All => false
-    case Nothing => true
+    case Off => true
     case Safe => filter.exists {
       case c @ (_: Attribute | _: GetStructField) => c.dataType == FloatType || c.dataType == DoubleType
       case _ => false

@@ -27,9 +27,9 @@ class CatalystPredicatesSuite extends munit.FunSuite {
   }
 
   test("null literals: = NULL and IN (NULL) match nothing; <=> NULL is not a bloom question") {
-    assertEquals(convert(EqualTo(id, lit(null, LongType))), Some(BloomPredicate.Nothing))
-    assertEquals(convert(In(id, Seq(lit(null, LongType)))), Some(BloomPredicate.Nothing))
-    assertEquals(convert(In(id, Nil)), Some(BloomPredicate.Nothing))
+    assertEquals(convert(EqualTo(id, lit(null, LongType))), Some(BloomPredicate.NoMatch))
+    assertEquals(convert(In(id, Seq(lit(null, LongType)))), Some(BloomPredicate.NoMatch))
+    assertEquals(convert(In(id, Nil)), Some(BloomPredicate.NoMatch))
     assertEquals(convert(EqualNullSafe(id, lit(null, LongType))), None)
   }
 

@@ -61,7 +61,7 @@ class RowGroupPrunerSuite extends munit.FunSuite {
   }
 
   test("several row groups were written") {
-    assert(decide(BloomPredicate.Nothing)._1.size > 3)
+    assert(decide(BloomPredicate.NoMatch)._1.size > 3)
   }
 
   test("no false negatives and real pruning for random keys, present and absent") {
