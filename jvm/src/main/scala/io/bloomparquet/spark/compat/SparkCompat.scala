@@ -32,6 +32,12 @@ object SparkCompat {
     FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes)
   }
 
+  /** `value` cut to `spark.sql.maxMetadataStringLength`, as Spark cuts its own scan metadata. */
+  def abbreviateMetadata(spark: SparkSession, value: String): String = {
+    val max = math.max(spark.sessionState.conf.maxMetadataStringLength, 4)
+    if (value.length <= max) value else value.take(max - 3) + "..."
+  }
+
   def caseSensitive(spark: SparkSession): Boolean = spark.sessionState.conf.caseSensitiveAnalysis
 
   /** With field-id matching on, files are matched by id, not by the names we resolve. */
