@@ -1,11 +1,9 @@
 package io.bloomparquet.spark
 
-import java.util.concurrent.{Executors, ThreadFactory, TimeUnit}
+import java.util.concurrent.atomic.{AtomicInteger, AtomicReferenceArray}
+import java.util.concurrent.{ExecutorService, SynchronousQueue, ThreadFactory, ThreadPoolExecutor, TimeUnit}
 
-import scala.concurrent.duration.Duration
-import scala.concurrent.{Await, ExecutionContext, Future}
-
-import io.bloomparquet.pruning.{BloomPredicate, FileKey, FileOutcome, FilePruner, RowGroupVerdict, SplitPlanner}
+import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache, FileKey, FileOutcome, FilePruner, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -23,7 +21,7 @@ object SplitPruning {
     val started = System.nanoTime()
     val keys = splits.map(SparkCompat.fileKey).distinct
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
-    val outcomes: Map[FileKey, FileOutcome] = forEachFile(keys, parallelism) { key =>
+    val outcomes: Map[FileKey, FileOutcome] = forEachFile(keys, parallelism, useCache) { key =>
       FilePruner.prune(key, conf, compiler, useCache)
     }
     val kept = splits.flatMap { split =>
@@ -48,15 +46,33 @@ object SplitPruning {
     (kept, counts)
   }
 
-  private def forEachFile[T](keys: Seq[FileKey], parallelism: Int)(f: FileKey => T): Map[FileKey, T] =
-    if (parallelism <= 1 || keys.size <= 1) keys.map(k => k -> f(k)).toMap
-    else {
-      val pool = Executors.newFixedThreadPool(math.min(parallelism, keys.size), daemonThreads)
-      try {
-        implicit val ec: ExecutionContext = ExecutionContext.fromExecutor(pool)
-        Await.result(Future.traverse(keys)(k => Future(k -> f(k))), Duration.Inf).toMap
-      } finally pool.shutdown()
+  /**
+   * `f` over every key, on at most `parallelism` threads of a shared pool, each
+   * pulling the next key. Files whose footer is already cached cost microseconds,
+   * so they run on the caller: starting threads would cost more than the work.
+   */
+  private def forEachFile[T](keys: Seq[FileKey], parallelism: Int, useCache: Boolean)(f: FileKey => T): Map[FileKey, T] = {
+    val (cached, uncached) = keys.partition(k => useCache && FileBloomIndexCache.get(k).isDefined)
+    val workers = math.min(parallelism, uncached.size)
+    val fromPool = if (workers <= 1) uncached.map(k => k -> f(k)) else {
+      val results = new AtomicReferenceArray[(FileKey, T)](uncached.size)
+      val next = new AtomicInteger()
+      val worker: Runnable = () => {
+        var i = next.getAndIncrement()
+        while (i < uncached.size) { results.set(i, uncached(i) -> f(uncached(i))); i = next.getAndIncrement() }
+      }
+      // The caller works too, so a saturated pool can't stall planning.
+      val submitted: Seq[java.util.concurrent.Future[_]] = Seq.fill(workers - 1)(pool.submit(worker))
+      worker.run()
+      submitted.foreach(_.get())
+      uncached.indices.map(results.get)
     }
+    (cached.map(k => k -> f(k)) ++ fromPool).toMap
+  }
+
+  // Daemon threads kept for a minute between queries; the per-query bound is the number of workers.
+  private lazy val pool: ExecutorService =
+    new ThreadPoolExecutor(0, Int.MaxValue, 60L, TimeUnit.SECONDS, new SynchronousQueue[Runnable](), daemonThreads)
 
   private val daemonThreads: ThreadFactory = (r: Runnable) => {
     val t = new Thread(r, "bloomparquet-planning")
