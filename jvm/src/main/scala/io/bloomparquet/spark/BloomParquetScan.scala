@@ -50,7 +50,10 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override protected def partitions: Seq[FilePartition] = planned._1
 
+  private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
+
   override def createReaderFactory(): PartitionReaderFactory = {
+    if (plansNothing) return NoPartitionsReaderFactory
     val factory = delegate.createReaderFactory()
     active match {
       case Some(p) if settings.mode == PruningMode.Task =>
