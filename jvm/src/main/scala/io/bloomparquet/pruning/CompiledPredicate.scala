@@ -1,6 +1,6 @@
 package io.bloomparquet.pruning
 
-import java.util.Locale
+import java.util.{Comparator, Locale}
 
 import scala.jdk.CollectionConverters._
 
@@ -32,7 +32,9 @@ object CompiledPredicate {
         case None => Const(true)
         case Some((chunk, primitive)) =>
           LiteralEncoder.encode(dataType, values, primitive) match {
-            case PhysicalProbe.AnyOf(vs) if vs.isEmpty => Const(false)
+            case PhysicalProbe.AnyOf(vs, _) if vs.isEmpty => Const(false)
+            // Sorted in the order this column's statistics compare by (signed or unsigned, per type).
+            case probe: PhysicalProbe.AnyOf => Leaf(chunk, probe.sorted(primitive.comparator().asInstanceOf[Comparator[Any]]))
             case probe => Leaf(chunk, probe)
           }
       }

@@ -92,13 +92,29 @@ object RowGroupPruner {
     s.compareMinToValue(v) <= 0 && s.compareMaxToValue(v) >= 0
   }
 
+  /** The values in [min, max] of `s`, by binary search: `values` are sorted by `order`, which `s` compares by. */
+  private def withinSorted(values: IndexedSeq[PhysicalValue], order: java.util.Comparator[Any], s: Statistics[_]): IndexedSeq[PhysicalValue] = {
+    val (min, max) = (s.genericGetMin: Any, s.genericGetMax: Any)
+    // First index whose value is not below `bound` (strict = false) or above it (strict = true).
+    def search(bound: Any, strict: Boolean): Int = {
+      var (lo, hi) = (0, values.size)
+      while (lo < hi) {
+        val mid = (lo + hi) >>> 1
+        val c = order.compare(values(mid).statsValue.get, bound)
+        if (c < 0 || strict && c == 0) lo = mid + 1 else hi = mid
+      }
+      lo
+    }
+    values.slice(search(min, strict = false), search(max, strict = true))
+  }
+
   /**
    * The literal values min/max statistics can't exclude: Some(empty) when the
    * chunk can hold none of them, None when statistics say nothing.
    */
   def statsCandidates(leaf: Leaf, block: BlockMetaData): Option[IndexedSeq[PhysicalValue]] = leaf.probe match {
     case PhysicalProbe.Unknown(_) => None
-    case PhysicalProbe.AnyOf(values) =>
+    case PhysicalProbe.AnyOf(values, sortedBy) =>
       val chunk = block.getColumns.get(leaf.chunk)
       val stats: Statistics[_] = try chunk.getStatistics catch { case NonFatal(_) => null }
       if (stats == null || stats.isEmpty) None
@@ -106,10 +122,12 @@ object RowGroupPruner {
         // Only nulls in the chunk: equality is never true.
         if (stats.isNumNullsSet && stats.getNumNulls == chunk.getValueCount) Some(IndexedSeq.empty) else None
       } else {
-        try {
-          // Statistics[T] is erased: the type argument below is nominal; values carry the column's class.
-          val s = stats.asInstanceOf[Statistics[java.lang.Integer]]
-          Some(values.filter(v => v.statsValue.forall(x => within(s, x))))
+        try sortedBy match {
+          case Some(order) if order == stats.comparator() => Some(withinSorted(values, order, stats))
+          case _ =>
+            // Statistics[T] is erased: the type argument below is nominal; values carry the column's class.
+            val s = stats.asInstanceOf[Statistics[java.lang.Integer]]
+            Some(values.filter(v => v.statsValue.forall(x => within(s, x))))
         } catch { case NonFatal(_) => None }
       }
   }
