@@ -1,6 +1,6 @@
 """Plot bench/e2e.py results: best wall time per query and reader (log scale).
 
-    .venv/bin/python bench/plot_e2e.py bench-out/e2e/results.csv docs/img/e2e_times.png
+    .venv/bin/python bench/plot_e2e.py bench-out/e2e/results.csv docs/img/e2e_times.png ["title"]
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def main(results: str, png: str) -> int:
+def main(results: str, png: str, title: str = "") -> int:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -31,7 +31,7 @@ def main(results: str, png: str) -> int:
     ax.set_xticklabels(queries, rotation=30, ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("best wall time (s, log)")
-    ax.set_title("End-to-end query time per reader (same Spark application)")
+    ax.set_title(title or "End-to-end query time per reader (same Spark application)")
     ax.legend()
     fig.tight_layout()
     Path(png).parent.mkdir(parents=True, exist_ok=True)
@@ -41,4 +41,4 @@ def main(results: str, png: str) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(*sys.argv[1:3]))
+    raise SystemExit(main(*sys.argv[1:4]))

@@ -1,7 +1,8 @@
 package io.bloomparquet.spark.compat
 
-import io.bloomparquet.pruning.FileKey
+import io.bloomparquet.pruning.{FileKey, TaskBalancer}
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScanBuilder
 import org.apache.spark.sql.types.StructType
@@ -25,11 +26,22 @@ object SparkCompat {
 
   def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
 
-  /** Spark's packing of splits into tasks, with the split size Spark would pick for `totalBytes`. */
+  /**
+   * The surviving splits as tasks: as many as Spark's own packing would make,
+   * rounded up to whole waves of the scan's parallelism, with even loads
+   * (split bytes + Spark's open cost) across them ([[TaskBalancer]]).
+   */
   def packIntoPartitions(spark: SparkSession, files: Seq[PartitionedFile]): Seq[FilePartition] = {
-    val openCost = spark.sessionState.conf.filesOpenCostInBytes
+    val conf = spark.sessionState.conf
+    val openCost = conf.filesOpenCostInBytes
     val maxSplitBytes = FilePartition.maxSplitBytes(spark, files.map(_.length + openCost).sum)
-    FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes)
+    val sparkTasks = FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes).size
+    // Spark's own minimum partition count (its leafNodeDefaultParallelism is private[sql]).
+    val slots = conf.filesMinPartitionNum.orElse(conf.getConf(SQLConf.LEAF_NODE_DEFAULT_PARALLELISM))
+      .getOrElse(spark.sparkContext.defaultParallelism)
+    val groups = TaskBalancer.balance(files.map(_.length + openCost).toIndexedSeq,
+      TaskBalancer.tasks(sparkTasks, slots, conf.filesMaxPartitionNum))
+    groups.zipWithIndex.map { case (members, i) => FilePartition(i, members.map(files).toArray) }
   }
 
   /** `value` cut to `spark.sql.maxMetadataStringLength`, as Spark cuts its own scan metadata. */
