@@ -181,9 +181,56 @@ def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column
         _check(spark, dataset, f"{column.name} IN ({sql_literal(column.sql_type, v)}, NULL)", via="sql")
 
 
+_TOP_LEVEL = [c for c in COLUMNS if "." not in c.name]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(column=st.sampled_from(_TOP_LEVEL), data=st.data())
+def test_joins_prune_at_runtime_and_match_spark(spark, dataset: Dataset, tmp_path_factory, column: Column, data) -> None:  # noqa: ANN001
+    """A join on a selective dimension: Spark's dynamic pruning hands the scan the dimension's
+    keys at runtime (``column IN (...)``), which bloomparquet probes; rows must equal Spark's."""
+    keys = data.draw(_values(column, 8)) or [column.pool[0]]
+    other = data.draw(_values(column, 4))  # rows the dimension's filter removes
+    rows = [f"SELECT {sql_literal(column.sql_type, v)} AS k, 'x' AS tag" for v in keys]
+    rows += [f"SELECT {sql_literal(column.sql_type, v)} AS k, 'y' AS tag" for v in other]
+    dim_path = str(tmp_path_factory.mktemp("dim") / "dim")
+    spark.sql(" UNION ALL ".join(rows)).write.parquet(dim_path)
+    dim = spark.read.parquet(dim_path).where("tag = 'x'")  # a file scan: its filter survives to dynamic pruning
+
+    def joined(fact: DataFrame) -> DataFrame:
+        return fact.join(dim, fact[column.name] == dim["k"]).selectExpr("row_id", "xxhash64(*)")
+
+    for via, fact in (("plan", dataset.bloom), ("task", dataset.bloom_task)):
+        got_df = joined(fact)
+        got = _rows(got_df)
+        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+        try:
+            want = _rows(joined(dataset.oracle))
+        finally:
+            spark.conf.unset("spark.sql.parquet.filterPushdown")
+        assert got == want, (via, column.name, keys)
+        if via == "plan":
+            plan = got_df._jdf.queryExecution().executedPlan().toString()
+            metrics = bp.scan_metrics(got_df)
+            if "dynamicpruningexpression" in plan:
+                _totals["runtime_filtered"] += 1
+                _totals["runtime_rg_pruned"] += metrics.get("bloomRowGroupsPrunedByBloom", 0) + metrics.get(
+                    "bloomRowGroupsPrunedByStats", 0)
+
+
 def test_pruning_happened_across_the_suite() -> None:
     """Guards against a vacuous suite: the differential queries did prune and did match."""
     if _totals["queries"] < 20:
         pytest.skip("run with the differential tests")
     assert _totals["rg_bloom"] > 0, _totals
     assert _totals["matches"] > 0, _totals
+    if _totals["runtime_filtered"]:
+        assert _totals["runtime_rg_pruned"] > 0, _totals
+
+
+def test_runtime_pruning_happened_across_the_suite() -> None:
+    """The join test is not vacuous: Spark did hand the scans runtime filters, and they pruned."""
+    if _totals["queries"] < 20:
+        pytest.skip("run with the differential tests")
+    assert _totals["runtime_filtered"] > 0, _totals
+    assert _totals["runtime_rg_pruned"] > 0, _totals

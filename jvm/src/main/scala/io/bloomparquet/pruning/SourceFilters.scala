@@ -53,13 +53,15 @@ object SourceFilters {
   }
 
   /** The column path and type of a V1 filter's attribute name (dotted, back-quoted for nested fields). */
-  def column(attribute: String, schema: StructType, caseSensitive: Boolean): Option[(Seq[String], DataType)] = {
-    val names = Try(CatalystSqlParser.parseMultipartIdentifier(attribute)).getOrElse(Seq(attribute))
+  def column(attribute: String, schema: StructType, caseSensitive: Boolean): Option[(Seq[String], DataType)] =
+    columnAt(Try(CatalystSqlParser.parseMultipartIdentifier(attribute)).getOrElse(Seq(attribute)), schema, caseSensitive)
+
+  /** The column path (as the schema spells it) and type of a name path; None when absent or ambiguous. */
+  def columnAt(names: Seq[String], schema: StructType, caseSensitive: Boolean): Option[(Seq[String], DataType)] =
     names.foldLeft(Option((Seq.empty[String], schema: DataType))) {
       case (Some((path, st: StructType)), name) =>
         val hits = st.fields.filter(f => if (caseSensitive) f.name == name else f.name.toLowerCase(Locale.ROOT) == name.toLowerCase(Locale.ROOT))
         if (hits.length == 1) Some((path :+ hits.head.name, hits.head.dataType)) else None
       case _ => None
     }
-  }
 }

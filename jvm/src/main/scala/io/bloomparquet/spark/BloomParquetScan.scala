@@ -1,13 +1,15 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, FileBloomIndexCache, RuntimeFilters}
 import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.read.PartitionReaderFactory
+import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
+import org.apache.spark.sql.connector.expressions.filter.Predicate
+import org.apache.spark.sql.connector.read.{PartitionReaderFactory, SupportsRuntimeV2Filtering}
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
@@ -20,7 +22,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: BloomReadOptions) extends FileScan {
+    val settings: BloomReadOptions) extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -35,20 +37,34 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def active: Option[BloomPredicate] = predicate.filter(_ => settings.enabled)
 
   // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
-  private lazy val planned: (Seq[FilePartition], PruningCounts) = {
-    val base = super.partitions
-    active match {
-      case Some(p) if settings.mode == PruningMode.Plan =>
-        FileBloomIndexCache.setBudget(settings.cacheBytes)
-        val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-          SparkCompat.caseSensitive(sparkSession), settings.cacheBytes > 0, settings.planningParallelism)
-        val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
-        (if (unchanged) base else SparkCompat.packIntoPartitions(sparkSession, kept), counts)
-      case _ => (base, PruningCounts())
-    }
+  private lazy val planned: (Seq[FilePartition], PruningCounts) = active match {
+    case Some(p) if settings.mode == PruningMode.Plan => prune(p)
+    case _ => (super.partitions, PruningCounts())
   }
 
-  override protected def partitions: Seq[FilePartition] = planned._1
+  // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
+  @volatile private var runtimePlanned: Option[(Seq[FilePartition], PruningCounts)] = None
+
+  private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
+    val base = super.partitions
+    FileBloomIndexCache.setBudget(settings.cacheBytes)
+    val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
+      SparkCompat.caseSensitive(sparkSession), settings.cacheBytes > 0, settings.planningParallelism)
+    val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
+    (if (unchanged) base else SparkCompat.packIntoPartitions(sparkSession, kept), counts)
+  }
+
+  override protected def partitions: Seq[FilePartition] = runtimePlanned.getOrElse(planned)._1
+
+  /** Columns a join's keys may prune at runtime: the read columns whose equality we can probe. */
+  override def filterAttributes(): Array[NamedReference] =
+    if (!settings.enabled || settings.mode != PruningMode.Plan) Array.empty
+    else readDataSchema.fields.filter(f => CatalystPredicates.supported(f.dataType)).map(f => ColumnReference(f.name): NamedReference)
+
+  override def filter(predicates: Array[Predicate]): Unit =
+    RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, SparkCompat.caseSensitive(sparkSession)).foreach {
+      runtime => runtimePlanned = Some(prune(active.fold(runtime)(p => BloomPredicate.AllOf(Seq(p, runtime)))))
+    }
 
   private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
 
@@ -65,8 +81,11 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported
 
-  override def reportDriverMetrics(): Array[CustomTaskMetric] =
-    if (settings.mode == PruningMode.Plan && active.isDefined) planned._2.toTaskMetrics else Array.empty
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = runtimePlanned match {
+    case Some((_, counts)) => counts.toTaskMetrics
+    case None if settings.mode == PruningMode.Plan && active.isDefined => planned._2.toTaskMetrics
+    case None => Array.empty
+  }
 
   // Computed once: Spark asks on every plan update and UI event, and ParquetScan renders every
   // filter in full each time (an IN of 20,000 literals costs ~50 ms per rendering).
@@ -87,4 +106,12 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   }
 
   override def hashCode(): Int = delegate.hashCode()
+}
+
+/** One top-level column by its exact name (Spark's FieldReference is internal; `Expressions.column` splits dots). */
+private final case class ColumnReference(name: String) extends NamedReference {
+  override def fieldNames(): Array[String] = Array(name)
+  override def children(): Array[V2Expression] = Array.empty
+  override def describe(): String = s"`${name.replace("`", "``")}`"
+  override def toString: String = describe()
 }

@@ -1,0 +1,37 @@
+package io.bloomparquet.pruning
+
+import io.bloomparquet.pruning.BloomPredicate.{AllOf, ColumnIn}
+import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
+import org.apache.spark.sql.connector.expressions.filter.Predicate
+import org.apache.spark.sql.types.StructType
+
+/**
+ * The runtime filters Spark hands a scan after planning (dynamic pruning:
+ * `column IN (the join keys the other side produced)`) as a [[BloomPredicate]].
+ * Only `IN` of literals of the column's exact type converts; values are
+ * Catalyst internal values already. Pure; no SparkSession.
+ */
+object RuntimeFilters {
+
+  def fromPredicates(predicates: Seq[Predicate], schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
+    predicates.flatMap(convert(_, schema, caseSensitive)) match {
+      case Seq() => None
+      case Seq(one) => Some(one)
+      case many if many.contains(BloomPredicate.NoMatch) => Some(BloomPredicate.NoMatch)
+      case many => Some(AllOf(many))
+    }
+
+  def convert(p: Predicate, schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
+    (p.name, p.children.toSeq) match {
+      case ("IN", (ref: NamedReference) +: literals) if literals.forall(_.isInstanceOf[Literal[_]]) =>
+        SourceFilters.columnAt(ref.fieldNames.toSeq, schema, caseSensitive).flatMap { case (path, t) =>
+          val values = literals.map(_.asInstanceOf[Literal[_]])
+          if (!CatalystPredicates.supported(t) || values.exists(_.dataType != t)) None
+          else {
+            val nonNull = values.map(_.value).filter(_ != null).distinct.toIndexedSeq
+            Some(if (nonNull.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, nonNull))
+          }
+        }
+      case _ => None
+    }
+}
