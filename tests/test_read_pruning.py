@@ -198,6 +198,30 @@ def test_sql_paths_prune_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN00
     assert scanned["true"] == 0
 
 
+def test_filters_naming_a_partition_column_stored_in_the_files_too(spark, tmp_path: Path) -> None:  # noqa: ANN001
+    """Spark takes a partition column from the directory; a file may store a column of the same name
+    with other values. A data filter mixing it with a data column must not be probed on the file's copy."""
+    root = tmp_path / "parts"
+    for year in (2020, 2021):
+        d = root / f"year={year}"
+        d.mkdir(parents=True)
+        table = pa.table({"id": np.arange(1000, dtype=np.int64) + year * 10000,
+                          "year": np.full(1000, 1999, dtype=np.int32)})  # not the directory's value
+        pq.write_table(table, d / "f.parquet", row_group_size=250,
+                       bloom_filter_options={"id": {"ndv": 1000, "fpp": 0.01}, "year": {"ndv": 1, "fpp": 0.01}})
+    readers = {"plan": bp.read_bloom(spark, str(root)), "task": bp.read_bloom(spark, str(root), bloom_mode="task"),
+               "sql": spark.sql(f"SELECT * FROM bloomparquet.`{root}`")}
+    for where in ("year = 2020 OR id = 5", "(year = 2021 OR id = 20200001) AND id < 30000000", "year IN (2020, 7) OR id = 5"):
+        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+        try:
+            want = sorted(spark.read.parquet(str(root)).where(where).collect())
+        finally:
+            spark.conf.unset("spark.sql.parquet.filterPushdown")
+        assert want, where
+        for via, df in readers.items():
+            assert sorted(df.where(where).collect()) == want, (via, where)
+
+
 def test_partitioned_and_merged_schemas_and_case(spark, tmp_path: Path) -> None:  # noqa: ANN001
     root = tmp_path / "parts"
     for year, extra in ((2020, False), (2021, True)):

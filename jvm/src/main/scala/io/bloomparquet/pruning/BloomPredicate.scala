@@ -39,4 +39,25 @@ object BloomPredicate {
     def columns: Set[Seq[String]] = Set.empty
     override def toString: String = "false"
   }
+
+  /** `path IN values`: nulls never compare equal and drop out; nothing left matches nothing. */
+  def in(path: Seq[String], dataType: DataType, values: Seq[Any]): BloomPredicate = {
+    val nonNull = values.filter(_ != null).distinct.toIndexedSeq
+    if (nonNull.isEmpty) NoMatch else ColumnIn(path, dataType, nonNull)
+  }
+
+  /** The AND of `parts` (None when there is none); one part that matches nothing makes all of it. */
+  def allOf(parts: Seq[BloomPredicate]): Option[BloomPredicate] = parts match {
+    case Seq() => None
+    case Seq(one) => Some(one)
+    case many if many.contains(NoMatch) => Some(NoMatch)
+    case many => Some(AllOf(many))
+  }
+
+  /** The OR of two parts; a part that matches nothing drops out. */
+  def anyOf(a: BloomPredicate, b: BloomPredicate): BloomPredicate = (a, b) match {
+    case (NoMatch, x) => x
+    case (x, NoMatch) => x
+    case _ => AnyOf(Seq(a, b))
+  }
 }

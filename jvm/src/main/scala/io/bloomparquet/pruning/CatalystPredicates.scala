@@ -1,6 +1,5 @@
 package io.bloomparquet.pruning
 
-import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn}
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, EqualNullSafe, EqualTo, Expression, GetStructField,
   In, InSet, Literal, Or}
 import org.apache.spark.sql.types._
@@ -17,38 +16,20 @@ import org.apache.spark.sql.types._
  */
 object CatalystPredicates {
 
-  def fromFilters(filters: Seq[Expression]): Option[BloomPredicate] = conjunction(filters.flatMap(convert))
-
-  private def conjunction(parts: Seq[BloomPredicate]): Option[BloomPredicate] = parts match {
-    case Seq() => None
-    case Seq(one) => Some(one)
-    case many if many.contains(BloomPredicate.NoMatch) => Some(BloomPredicate.NoMatch)
-    case many => Some(AllOf(many))
-  }
+  def fromFilters(filters: Seq[Expression]): Option[BloomPredicate] = BloomPredicate.allOf(filters.flatMap(convert))
 
   def convert(e: Expression): Option[BloomPredicate] = e match {
-    case And(l, r) => conjunction(convert(l).toSeq ++ convert(r).toSeq)
-    case Or(l, r) =>
-      for (a <- convert(l); b <- convert(r)) yield (a, b) match {
-        case (BloomPredicate.NoMatch, x) => x
-        case (x, BloomPredicate.NoMatch) => x
-        case _ => AnyOf(Seq(a, b))
-      }
-    case EqualTo(Column(path, t), Literal(v, lt)) if probeable(t, lt) => Some(in(path, t, Seq(v)))
-    case EqualTo(Literal(v, lt), Column(path, t)) if probeable(t, lt) => Some(in(path, t, Seq(v)))
+    case And(l, r) => BloomPredicate.allOf(convert(l).toSeq ++ convert(r).toSeq)
+    case Or(l, r) => for (a <- convert(l); b <- convert(r)) yield BloomPredicate.anyOf(a, b)
+    case EqualTo(Column(path, t), Literal(v, lt)) if probeable(t, lt) => Some(BloomPredicate.in(path, t, Seq(v)))
+    case EqualTo(Literal(v, lt), Column(path, t)) if probeable(t, lt) => Some(BloomPredicate.in(path, t, Seq(v)))
     // `x <=> NULL` is `x IS NULL`: not a bloom question.
-    case EqualNullSafe(Column(path, t), Literal(v, lt)) if v != null && probeable(t, lt) => Some(in(path, t, Seq(v)))
-    case EqualNullSafe(Literal(v, lt), Column(path, t)) if v != null && probeable(t, lt) => Some(in(path, t, Seq(v)))
+    case EqualNullSafe(Column(path, t), Literal(v, lt)) if v != null && probeable(t, lt) => Some(BloomPredicate.in(path, t, Seq(v)))
+    case EqualNullSafe(Literal(v, lt), Column(path, t)) if v != null && probeable(t, lt) => Some(BloomPredicate.in(path, t, Seq(v)))
     case In(Column(path, t), list) if list.forall(l => l.isInstanceOf[Literal] && probeable(t, l.dataType)) =>
-      Some(in(path, t, list.map(_.asInstanceOf[Literal].value)))
-    case InSet(Column(path, t), set) if probeable(t, t) => Some(in(path, t, set.toSeq))
+      Some(BloomPredicate.in(path, t, list.map(_.asInstanceOf[Literal].value)))
+    case InSet(Column(path, t), set) if probeable(t, t) => Some(BloomPredicate.in(path, t, set.toSeq))
     case _ => None
-  }
-
-  /** Null values never compare equal: they drop out; nothing left means nothing matches. */
-  private def in(path: Seq[String], t: DataType, values: Seq[Any]): BloomPredicate = {
-    val nonNull = values.filter(_ != null).distinct.toIndexedSeq
-    if (nonNull.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, nonNull)
   }
 
   private def probeable(columnType: DataType, literalType: DataType): Boolean =

@@ -16,7 +16,7 @@ sealed trait CompiledPredicate
 
 object CompiledPredicate {
   /** `chunk` is the leaf index in the file schema (= column chunk index in a row group). */
-  final case class Leaf(chunk: Int, probe: PhysicalProbe) extends CompiledPredicate
+  final case class Leaf(chunk: Int, probe: PhysicalProbe.AnyOf) extends CompiledPredicate
   final case class And(children: Seq[CompiledPredicate]) extends CompiledPredicate
   final case class Or(children: Seq[CompiledPredicate]) extends CompiledPredicate
   /** Known outcome for every row group: true keeps (missing column, unknown), false prunes. */
@@ -35,7 +35,8 @@ object CompiledPredicate {
             case PhysicalProbe.AnyOf(vs, _) if vs.isEmpty => Const(false)
             // Sorted in the order this column's statistics compare by (signed or unsigned, per type).
             case probe: PhysicalProbe.AnyOf => Leaf(chunk, probe.sorted(primitive.comparator().asInstanceOf[Comparator[Any]]))
-            case probe => Leaf(chunk, probe)
+            // Can't tell which rows match: keep every row group, and read no filter for it.
+            case PhysicalProbe.Unknown(_) => Const(true)
           }
       }
   }

@@ -47,16 +47,14 @@ object FileBloomIndexCache {
   def get(key: FileKey): Option[FileBloomIndex] = synchronized(Option(entries.get(key)).map(_.index))
 
   /** Adds or re-weighs (after filters were added) the index of `key`. */
-  def put(key: FileKey, index: FileBloomIndex): Unit = synchronized {
-    val weight = index.weight
-    Option(entries.put(key, new Entry(index, weight))).foreach(old => total -= old.weight)
-    total += weight
-    evict()
+  def put(key: FileKey, index: FileBloomIndex): Unit = {
+    val weight = index.weight // walks every chunk and filter: outside the lock
+    synchronized {
+      Option(entries.put(key, new Entry(index, weight))).foreach(old => total -= old.weight)
+      total += weight
+      evict()
+    }
   }
-
-  def clear(): Unit = synchronized { entries.clear(); total = 0 }
-
-  def size: Int = synchronized(entries.size)
 
   private def evict(): Unit = {
     val it = entries.values.iterator

@@ -42,15 +42,21 @@ object FilePruner {
   // default XML resources from the classpath (~5 ms; 1,000 files took 5 s to plan before this).
   private lazy val footerReadOptions: ParquetReadOptions = ParquetReadOptions.builder().build()
 
-  def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean): FileOutcome =
-    try pruneOrThrow(key, conf, compiler, useCache)
-    catch { case NonFatal(e) => FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString)) }
+  /**
+   * The decisions for one file. With `cachedOnly`, None when they need a footer
+   * or filter the cache does not hold (nothing is read then).
+   */
+  def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
+      cachedOnly: Boolean = false): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly)
+    catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
-  private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean): FileOutcome = {
-    val path = new Path(key.path)
-    val status = new FileStatus(key.length, false, 1, 0L, key.modificationTime, path)
-    lazy val file = HadoopInputFile.fromStatus(status, conf)
+  private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
+      cachedOnly: Boolean): Option[FileOutcome] = {
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
+    if (cachedOnly && cached.isEmpty) return None
+    lazy val file = HadoopInputFile.fromStatus(
+      new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
     var footersRead = 0
     var stream: org.apache.parquet.io.SeekableInputStream = null
     def open() = { if (stream == null) stream = file.newStream(); stream }
@@ -64,6 +70,9 @@ object FilePruner {
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
       val missing = wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
+      if (cachedOnly && missing.nonEmpty) return None
+      // I/O errors count for this query only: the index (maybe shared through the cache) keeps real answers.
+      val failed = scala.collection.mutable.Map.empty[(Int, Int), BloomFilterRead]
       var filterBytes = 0L
       if (missing.nonEmpty) {
         val requests = missing.map { case (rg, c) =>
@@ -71,20 +80,25 @@ object FilePruner {
           (chunk.getBloomFilterOffset, chunk.getBloomFilterLength)
         }
         val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get())
-        missing.zip(reads).foreach { case ((rg, c), read) =>
+        missing.zip(reads).foreach { case (rgc @ (rg, c), read) =>
           filterBytes += read.bytesRead
-          index.addFilter(rg, c, read)
+          read match {
+            case BloomFilterRead.Broken(_, _, true) => failed(rgc) = read
+            case _ => index.addFilter(rg, c, read)
+          }
         }
       }
-      val broken = wanted.count { case (rg, c) => index.filter(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
-      val lookup: RowGroupPruner.FilterLookup = (rg, c) => index.filter(rg, c) match {
+      def read(rg: Int, c: Int): Option[BloomFilterRead] = index.filter(rg, c).orElse(failed.get((rg, c)))
+      val broken = wanted.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
+      val lookup: RowGroupPruner.FilterLookup = (rg, c) => read(rg, c) match {
         case Some(BloomFilterRead.Loaded(f, _)) => Some(f)
         case _ => None
       }
       val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
-      if (useCache) FileBloomIndexCache.put(key, index)
+      // Re-weighed (under the cache's lock) only when this query added to it.
+      if (useCache && (footersRead > 0 || missing.size > failed.size)) FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
-      FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None)
+      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None))
     } finally {
       if (stream != null) stream.close()
     }

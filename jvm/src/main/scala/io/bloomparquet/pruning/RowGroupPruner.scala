@@ -67,24 +67,21 @@ object RowGroupPruner {
     case Const(b) => b
     case And(cs) => cs.forall(mayMatch(_, stats, rg, filters))
     case Or(cs) => cs.exists(mayMatch(_, stats, rg, filters))
-    case leaf @ Leaf(chunk, probe) => probe match {
-      case PhysicalProbe.Unknown(_) => true
-      case all: PhysicalProbe.AnyOf =>
-        stats(leaf) match {
-          case Some(values) if values.isEmpty => false
-          case candidates =>
-            filters(rg, chunk) match {
-              case None => true
-              case Some(filter) =>
-                // Probe only what statistics left; reuse the file-wide hashes when they left everything.
-                val hashes = candidates match {
-                  case Some(vs) if vs.size < all.values.size => vs.map(_.hash).toArray
-                  case _ => all.hashes
-                }
-                filter.mightContainAny(hashes)
-            }
-        }
-    }
+    case leaf @ Leaf(chunk, all) =>
+      stats(leaf) match {
+        case Some(values) if values.isEmpty => false
+        case candidates =>
+          filters(rg, chunk) match {
+            case None => true
+            case Some(filter) =>
+              // Probe only what statistics left; reuse the file-wide hashes when they left everything.
+              val hashes = candidates match {
+                case Some(vs) if vs.size < all.values.size => vs.map(_.hash).toArray
+                case _ => all.hashes
+              }
+              filter.mightContainAny(hashes)
+          }
+      }
   }
 
   private def within[T <: Comparable[T]](s: Statistics[T], value: Any): Boolean = {
@@ -113,7 +110,6 @@ object RowGroupPruner {
    * chunk can hold none of them, None when statistics say nothing.
    */
   def statsCandidates(leaf: Leaf, block: BlockMetaData): Option[IndexedSeq[PhysicalValue]] = leaf.probe match {
-    case PhysicalProbe.Unknown(_) => None
     case PhysicalProbe.AnyOf(values, sortedBy) =>
       val chunk = block.getColumns.get(leaf.chunk)
       val stats: Statistics[_] = try chunk.getStatistics catch { case NonFatal(_) => null }

@@ -1,6 +1,5 @@
 package io.bloomparquet.pruning
 
-import io.bloomparquet.pruning.BloomPredicate.{AllOf, ColumnIn}
 import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.types.StructType
@@ -14,12 +13,7 @@ import org.apache.spark.sql.types.StructType
 object RuntimeFilters {
 
   def fromPredicates(predicates: Seq[Predicate], schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
-    predicates.flatMap(convert(_, schema, caseSensitive)) match {
-      case Seq() => None
-      case Seq(one) => Some(one)
-      case many if many.contains(BloomPredicate.NoMatch) => Some(BloomPredicate.NoMatch)
-      case many => Some(AllOf(many))
-    }
+    BloomPredicate.allOf(predicates.flatMap(convert(_, schema, caseSensitive)))
 
   def convert(p: Predicate, schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
     (p.name, p.children.toSeq) match {
@@ -27,10 +21,7 @@ object RuntimeFilters {
         SourceFilters.columnAt(ref.fieldNames.toSeq, schema, caseSensitive).flatMap { case (path, t) =>
           val values = literals.map(_.asInstanceOf[Literal[_]])
           if (!CatalystPredicates.supported(t) || values.exists(_.dataType != t)) None
-          else {
-            val nonNull = values.map(_.value).filter(_ != null).distinct.toIndexedSeq
-            Some(if (nonNull.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, nonNull))
-          }
+          else Some(BloomPredicate.in(path, t, values.map(_.value)))
         }
       case _ => None
     }

@@ -4,7 +4,6 @@ import java.util.Locale
 
 import scala.util.Try
 
-import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.sources
@@ -18,33 +17,20 @@ import org.apache.spark.sql.types.{DataType, StructType}
  */
 object SourceFilters {
 
-  def fromFilters(filters: Seq[sources.Filter], schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] = {
-    val parts = filters.flatMap(convert(_, schema, caseSensitive))
-    if (parts.isEmpty) None
-    else if (parts.contains(BloomPredicate.NoMatch)) Some(BloomPredicate.NoMatch)
-    else Some(if (parts.size == 1) parts.head else AllOf(parts))
-  }
+  def fromFilters(filters: Seq[sources.Filter], schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
+    BloomPredicate.allOf(filters.flatMap(convert(_, schema, caseSensitive)))
 
   def convert(f: sources.Filter, schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] = {
     def in(attribute: String, values: Seq[Any]): Option[BloomPredicate] =
       column(attribute, schema, caseSensitive).filter { case (_, t) => CatalystPredicates.supported(t) }.flatMap {
         case (path, t) =>
           val converted = values.filter(_ != null).map(v => Try(CatalystTypeConverters.convertToCatalyst(v)).toOption)
-          if (converted.exists(_.isEmpty)) None
-          else {
-            val distinct = converted.flatten.distinct.toIndexedSeq
-            Some(if (distinct.isEmpty) BloomPredicate.NoMatch else ColumnIn(path, t, distinct))
-          }
+          if (converted.exists(_.isEmpty)) None else Some(BloomPredicate.in(path, t, converted.flatten))
       }
     f match {
-      case sources.And(l, r) =>
-        (convert(l, schema, caseSensitive) ++ convert(r, schema, caseSensitive)).toSeq match {
-          case Seq() => None
-          case Seq(one) => Some(one)
-          case both => Some(AllOf(both))
-        }
+      case sources.And(l, r) => BloomPredicate.allOf((convert(l, schema, caseSensitive) ++ convert(r, schema, caseSensitive)).toSeq)
       case sources.Or(l, r) =>
-        for (a <- convert(l, schema, caseSensitive); b <- convert(r, schema, caseSensitive)) yield AnyOf(Seq(a, b))
+        for (a <- convert(l, schema, caseSensitive); b <- convert(r, schema, caseSensitive)) yield BloomPredicate.anyOf(a, b)
       case sources.EqualTo(a, v) => in(a, Seq(v))
       case sources.EqualNullSafe(a, v) if v != null => in(a, Seq(v))
       case sources.In(a, vs) => in(a, vs.toSeq)

@@ -110,7 +110,7 @@ object PythonBridge {
           val key = s"$rg/${chunk.getPath.toDotString}"
           BloomFilterReader.read(in, file.getLength, chunk) match {
             case BloomFilterRead.Loaded(filter, _) => out.put(key, filter.toBytes)
-            case BloomFilterRead.Broken(reason, _) => out.put(key, ("!" + reason).getBytes("UTF-8"))
+            case BloomFilterRead.Broken(reason, _, _) => out.put(key, ("!" + reason).getBytes("UTF-8"))
             case BloomFilterRead.Absent =>
           }
         }

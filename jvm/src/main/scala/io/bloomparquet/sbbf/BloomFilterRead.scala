@@ -12,6 +12,9 @@ object BloomFilterRead {
 
   final case class Loaded(filter: SplitBlockBloomFilter, bytesRead: Long) extends BloomFilterRead
 
-  /** The chunk claims a filter we cannot use: the data must be read without it. */
-  final case class Broken(reason: String, bytesRead: Long) extends BloomFilterRead
+  /**
+   * The chunk claims a filter we cannot use: the data must be read without it.
+   * `transient`: an I/O error rather than a bad filter, so worth reading again later.
+   */
+  final case class Broken(reason: String, bytesRead: Long, transient: Boolean = false) extends BloomFilterRead
 }

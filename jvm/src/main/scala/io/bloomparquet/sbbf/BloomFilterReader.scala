@@ -48,7 +48,7 @@ object BloomFilterReader {
       return BloomFilterRead.Broken(s"filter [$offset, ${offset + length}) ends past the file ($fileLength bytes)", 0)
     val bytes = new Array[Byte](length)
     try readFully(in, offset, bytes)
-    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0) }
+    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
     parse(bytes, 0, length, kernel) match {
       case Left(reason) => BloomFilterRead.Broken(reason, length)
       case Right(filter) => BloomFilterRead.Loaded(filter, length)
@@ -59,7 +59,7 @@ object BloomFilterReader {
       kernel: SbbfKernel): BloomFilterRead = {
     val probe = new Array[Byte](math.min(HeaderProbeBytes.toLong, fileLength - offset).toInt)
     try readFully(in, offset, probe)
-    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0) }
+    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
     parseHeader(probe, 0, probe.length) match {
       case Left(reason) => BloomFilterRead.Broken(reason, probe.length)
       case Right((numBytes, headerSize)) =>
@@ -72,7 +72,7 @@ object BloomFilterReader {
         System.arraycopy(probe, headerSize, bitset, 0, copied)
         if (copied < numBytes) {
           try readFully(in, bitsetStart + copied, bitset, copied, numBytes - copied)
-          catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", probe.length) }
+          catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", probe.length, transient = true) }
         }
         val read = probe.length.toLong + (numBytes - copied)
         BloomFilterRead.Loaded(SplitBlockBloomFilter.fromBytes(bitset, 0, numBytes, kernel), read)
@@ -124,7 +124,7 @@ object BloomFilterReader {
         val bytes = if (first) buf.length.toLong else 0L
         first = false
         out(i) = readError match {
-          case Some(reason) => BloomFilterRead.Broken(reason, 0)
+          case Some(reason) => BloomFilterRead.Broken(reason, 0, transient = true)
           case None => parse(buf, (o - start).toInt, l, kernel) match {
             case Left(reason) => BloomFilterRead.Broken(reason, bytes)
             case Right(filter) => BloomFilterRead.Loaded(filter, bytes)

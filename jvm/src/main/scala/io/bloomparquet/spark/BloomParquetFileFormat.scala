@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.pruning.{FileBloomIndexCache, SourceFilters}
+import io.bloomparquet.pruning.SourceFilters
 import io.bloomparquet.write.BloomParquetWriteFormat
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
@@ -50,8 +50,7 @@ class BloomParquetFileFormat extends BloomParquetWriteFormat {
         val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
         val cacheBytes = settings.cacheBytes
         (file: PartitionedFile) => {
-          FileBloomIndexCache.setBudget(cacheBytes)
-          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, cacheBytes > 0, 1)
+          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, cacheBytes, 1)
           kept.iterator.flatMap(read)
         }
     }

@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, FileBloomIndexCache, RuntimeFilters}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RuntimeFilters}
 import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
@@ -47,9 +47,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
     val base = super.partitions
-    FileBloomIndexCache.setBudget(settings.cacheBytes)
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      SparkCompat.caseSensitive(sparkSession), settings.cacheBytes > 0, settings.planningParallelism)
+      SparkCompat.caseSensitive(sparkSession), settings.cacheBytes, settings.planningParallelism)
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
     (if (unchanged) base else SparkCompat.packIntoPartitions(sparkSession, kept), counts)
   }
@@ -63,7 +62,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override def filter(predicates: Array[Predicate]): Unit =
     RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, SparkCompat.caseSensitive(sparkSession)).foreach {
-      runtime => runtimePlanned = Some(prune(active.fold(runtime)(p => BloomPredicate.AllOf(Seq(p, runtime)))))
+      runtime => runtimePlanned = Some(prune(BloomPredicate.allOf(active.toSeq :+ runtime).get))
     }
 
   private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
@@ -73,7 +72,9 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     val factory = delegate.createReaderFactory()
     active match {
       case Some(p) if settings.mode == PruningMode.Task =>
-        val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf))
+        // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
+        val conf = SparkCompat.broadcastConf(factory)
+          .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
         new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.cacheBytes)
       case _ => factory
     }

@@ -25,8 +25,10 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
   // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
   private var withheld = Seq.empty[Expression]
 
+  private lazy val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
+  private def onPartitionColumn(e: Expression) = e.references.exists(a => partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
+
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
-    val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
     val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdown.withhold(settings.sparkPushdown, e))
@@ -42,7 +44,9 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
     val scan = delegate.build()
     val predicate =
       if (SparkCompat.fieldIdReadEnabled(scan.sparkSession)) None
-      else CatalystPredicates.fromFilters(scan.dataFilters ++ withheld)
+      // A data filter may also name a partition column (`p = 1 OR x = 2`): Spark takes `p` from the
+      // directory, while a file may store a column `p` of its own. Such filters are not probed.
+      else CatalystPredicates.fromFilters((scan.dataFilters ++ withheld).filterNot(onPartitionColumn))
     new BloomParquetScan(scan, predicate, settings)
   }
 }

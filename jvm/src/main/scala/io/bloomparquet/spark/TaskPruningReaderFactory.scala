@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache}
+import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.broadcast.Broadcast
@@ -22,9 +22,8 @@ final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
-      FileBloomIndexCache.setBudget(cacheBytes)
-      val (kept, counts) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive,
-        useCache = cacheBytes > 0, parallelism = 1)
+      val (kept, counts) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive, cacheBytes,
+        parallelism = 1)
       (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
     case other => (other, PruningCounts())
   }

@@ -1,12 +1,15 @@
 package io.bloomparquet.spark.compat
 
 import io.bloomparquet.pruning.{FileKey, TaskBalancer}
+import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile, PartitioningAwareFileIndex}
-import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScanBuilder
+import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.util.SerializableConfiguration
 
 /**
  * Every call into Spark internals whose shape changes between Spark releases
@@ -41,13 +44,20 @@ object SparkCompat {
       .getOrElse(spark.sparkContext.defaultParallelism)
     val groups = TaskBalancer.balance(files.map(_.length + openCost).toIndexedSeq,
       TaskBalancer.tasks(sparkTasks, slots, conf.filesMaxPartitionNum))
-    groups.zipWithIndex.map { case (members, i) => FilePartition(i, members.map(files).toArray) }
+    val indexed = files.toIndexedSeq
+    groups.zipWithIndex.map { case (members, i) => FilePartition(i, members.map(indexed).toArray) }
   }
 
   /** `value` cut to `spark.sql.maxMetadataStringLength`, as Spark cuts its own scan metadata. */
   def abbreviateMetadata(spark: SparkSession, value: String): String = {
     val max = math.max(spark.sessionState.conf.maxMetadataStringLength, 4)
     if (value.length <= max) value else value.take(max - 3) + "..."
+  }
+
+  /** The Hadoop configuration Spark's Parquet reader factory has already broadcast, if `factory` is one. */
+  def broadcastConf(factory: PartitionReaderFactory): Option[Broadcast[SerializableConfiguration]] = factory match {
+    case f: ParquetPartitionReaderFactory => Some(f.broadcastedConf)
+    case _ => None
   }
 
   def caseSensitive(spark: SparkSession): Boolean = spark.sessionState.conf.caseSensitiveAnalysis

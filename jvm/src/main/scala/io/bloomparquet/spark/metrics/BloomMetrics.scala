@@ -25,12 +25,6 @@ final case class PruningCounts(
     rowGroupsPrunedByBloom: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
 
-  def +(o: PruningCounts): PruningCounts = PruningCounts(
-    filesTotal + o.filesTotal, filesPruned + o.filesPruned, rowGroupsTotal + o.rowGroupsTotal,
-    rowGroupsPrunedByStats + o.rowGroupsPrunedByStats, rowGroupsPrunedByBloom + o.rowGroupsPrunedByBloom,
-    filterBytesRead + o.filterBytesRead, footersRead + o.footersRead, brokenFilters + o.brokenFilters,
-    unreadableFiles + o.unreadableFiles, pruningTimeMs + o.pruningTimeMs)
-
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
