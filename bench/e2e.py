@@ -204,6 +204,9 @@ def main() -> int:
     rows = []
     for name, where in qs.items():
         results = run_query(spark, readers, where, args.reps)
+        counts = {reader: r["count"] for reader, r in results.items()}
+        if len(set(counts.values())) != 1:
+            raise SystemExit(f"{name}: readers disagree on the answer: {counts}")
         base = results["parquet (bloom on)"]["best_s"]
         for reader, r in results.items():
             m = r["metrics"]

@@ -137,9 +137,9 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # 
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(predicate=_predicate())
-def test_random_predicates_match_spark(spark, dataset: Dataset, predicate: str) -> None:  # noqa: ANN001
-    _check(spark, dataset, predicate)
+@given(predicate=_predicate(), via=st.sampled_from(["plan", "plan", "task", "sql"]))
+def test_random_predicates_match_spark(spark, dataset: Dataset, predicate: str, via: str) -> None:  # noqa: ANN001
+    _check(spark, dataset, predicate, via)
 
 
 def _random_values(sql_type: str, rnd: random.Random, n: int) -> list:
@@ -164,18 +164,21 @@ def _random_values(sql_type: str, rnd: random.Random, n: int) -> list:
 
 
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(column=st.sampled_from(COLUMNS), size=st.integers(1000, 5000), seed=st.integers(0, 2**32), hit=st.booleans())
-def test_big_in_lists_match_spark(spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool) -> None:  # noqa: ANN001
+@given(column=st.sampled_from(COLUMNS), size=st.integers(1000, 5000), seed=st.integers(0, 2**32), hit=st.booleans(),
+       via=st.sampled_from(["plan", "task", "sql"]))
+def test_big_in_lists_match_spark(spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool,  # noqa: ANN001
+                                  via: str) -> None:
     rnd = random.Random(seed)
     values = _random_values(column.sql_type, rnd, size)
     if hit:
         values[rnd.randrange(size)] = rnd.choice(column.pool)
-    _check(spark, dataset, f"{column.name} IN ({', '.join(sql_literal(column.sql_type, v) for v in values)})")
+    _check(spark, dataset, f"{column.name} IN ({', '.join(sql_literal(column.sql_type, v) for v in values)})", via)
 
 
 @pytest.mark.parametrize("column", COLUMNS, ids=lambda c: c.name)
 def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column) -> None:  # noqa: ANN001
-    for v in column.pool[:1] + column.pool[-1:]:
+    absent = _random_values(column.sql_type, random.Random(column.name), 1)  # almost surely not in the data
+    for v in [*column.pool[:1], *column.pool[-1:], *absent]:
         _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}")
         _check(spark, dataset, f"{column.name} <=> {sql_literal(column.sql_type, v)}", via="task")
         _check(spark, dataset, f"{column.name} IN ({sql_literal(column.sql_type, v)}, NULL)", via="sql")

@@ -91,6 +91,7 @@ def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -
     results = bloomparquet.retrofit(spark, str(dataset), ["email", "S.Y"], fpp=0.01)
     assert sorted(r["status"] for r in results) == ["retrofitted", "retrofitted"]
     assert all(r["columns"] == "email,s.y" for r in results)
+    assert all(r["file_bytes"] == Path(r["path"].removeprefix("file:")).stat().st_size for r in results)
 
     for path in _files(dataset):
         old, new = before[path.name], path.read_bytes()

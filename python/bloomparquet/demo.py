@@ -87,13 +87,16 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8) -> in
     print(f"\n{'query':<24} {'rows':>4}  {'bloomparquet':>12} {'parquet':>9}  {'tasks':>11}  "
           f"{'row groups skipped':>18}  {'files skipped':>13}  {'filter KiB':>10}")
     for name, where in queries.items():
-        times = {}
+        times, answers = {}, {}
         for label, df in (("ours", ours), ("theirs", theirs)):
             q = df.join(where, "order_id") if not isinstance(where, str) else df.where(where)
             t = time.perf_counter()
-            n = len(q.collect())
+            answers[label] = sorted(q.collect())
             times[label] = time.perf_counter() - t
             times[label + "_m"] = scan_metrics(q)
+        if answers["ours"] != answers["theirs"]:
+            raise SystemExit(f"{name}: bloomparquet and parquet returned different rows")
+        n = len(answers["ours"])
         m, tm = times["ours_m"], times["theirs_m"]
         rg = f"{m['bloomRowGroupsPrunedByBloom'] + m['bloomRowGroupsPrunedByStats']}/{m['bloomRowGroupsTotal']}"
         print(f"{name:<24} {n:>4}  {times['ours']:>11.3f}s {times['theirs']:>8.3f}s  {m['tasks']:>4} vs {tm['tasks']:>4}  "

@@ -6,15 +6,16 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 import scala.util.control.NonFatal
 
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
 import io.bloomparquet.write.{BloomColumn, ChunkBloom, ChunkFilter, FilterTail}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
+import org.apache.parquet.HadoopReadOptions
 import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.format.FileMetaData
+import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
 import org.apache.spark.sql.catalyst.util.AttributeNameParser
 
 /** What retrofitting one file did. */
@@ -49,10 +50,13 @@ object RetrofitFile {
     val (fmd, footerStart) = readFooter(fs, status)
     FilterTail.checkNotEncrypted(fmd).left.foreach(e => throw new UnsupportedOperationException(s"$path: $e"))
 
-    val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(status, conf))
+    // The footer read above, converted: the column reader below need not read and parse it again.
+    val footer = new ParquetMetadataConverter().fromParquetMetadata(fmd)
+    val schema = footer.getFileMetaData.getSchema
+    val columns = names.map(n => resolve(n, schema.getColumns.asScala.toSeq, path))
+    val input = HadoopInputFile.fromStatus(status, conf)
+    var reader: ParquetFileReader = null // opened only when there is something to hash
     try {
-      val schema = reader.getFooter.getFileMetaData.getSchema
-      val columns = names.map(n => resolve(n, schema.getColumns.asScala.toSeq, path))
       val rowGroups = fmd.getRow_groups.asScala.toSeq
       if (rowGroups.isEmpty) return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
       // (column, its index in each row group, row groups that need a filter)
@@ -67,8 +71,9 @@ object RetrofitFile {
       if (todo.isEmpty)
         return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
 
+      reader = new ParquetFileReader(input, footer, HadoopReadOptions.builder(conf).build(), input.newStream())
       reader.setRequestedSchema(todo.map(_._1).asJava)
-      val createdBy = reader.getFooter.getFileMetaData.getCreatedBy
+      val createdBy = footer.getFileMetaData.getCreatedBy
       val blooms = rowGroups.indices.flatMap { rg =>
         val wanted = todo.filter(_._3.contains(rg))
         if (wanted.isEmpty) Nil
@@ -84,7 +89,7 @@ object RetrofitFile {
       val written = replace(fs, status, footerStart, fmd, blooms, conf)
       RetrofitResult(path.toString, "retrofitted", todo.map(_._1.getPath.mkString(".")), blooms.size,
         blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds)
-    } finally reader.close()
+    } finally if (reader != null) reader.close()
   }
 
   /** The thrift footer and the file position where it starts, read with one or two ranged reads. */
@@ -98,12 +103,8 @@ object RetrofitFile {
         b
       }
       var bytes = tail(math.min(len, TailProbe.toLong).toInt)
-      FilterTail.locateFooter(bytes) match {
-        case Left(e) if bytes.length >= 8 && bytes.length < len && e.startsWith("footer length") =>
-          val want = java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt
-          if (want > 0 && want.toLong + 8 <= len) bytes = tail(want + 8)
-        case _ =>
-      }
+      // A footer longer than the probe: read exactly footer + length + magic.
+      FilterTail.footerLength(bytes).filter(n => n + 8L > bytes.length && n + 8L <= len).foreach(n => bytes = tail(n + 8))
       FilterTail.locateFooter(bytes) match {
         case Left(e) => throw new IllegalArgumentException(s"${status.getPath}: $e")
         case Right((start, length)) =>
@@ -120,7 +121,7 @@ object RetrofitFile {
       .getOrElse(throw new IllegalArgumentException(s"$path: unknown column '$name'; its leaf columns are " +
         leaves.map(_.getPath.mkString(".")).mkString(", ")))
     val t = c.getPrimitiveType.getPrimitiveTypeName
-    if (t == PrimitiveTypeName.BOOLEAN || t == PrimitiveTypeName.INT96)
+    if (!ParquetHash.hasBloomHash(t))
       throw new IllegalArgumentException(s"$path: column '$name' is $t, which has no bloom filter")
     if (c.getMaxRepetitionLevel > 0)
       throw new IllegalArgumentException(s"$path: column '$name' is inside an array or map; only struct fields are supported")
@@ -134,6 +135,7 @@ object RetrofitFile {
     val tmp = new Path(path.getParent, s".${path.getName}$TempMarker${UUID.randomUUID()}.tmp")
     val failpoint = Option(conf.get(FailpointKey)).getOrElse("")
     var done = false
+    var tailBytes = 0L
     try {
       val out = fs.create(tmp, false)
       try {
@@ -149,7 +151,7 @@ object RetrofitFile {
           }
         } finally in.close()
         if (failpoint == "after-copy") throw new IllegalStateException(s"failpoint after-copy: $path")
-        FilterTail.writeFiltersAndFooter(out, footerStart, fmd, blooms)
+        tailBytes = FilterTail.writeFiltersAndFooter(out, footerStart, fmd, blooms)
       } finally out.close()
       verify(fs, tmp, blooms, conf)
       val now = fs.getFileStatus(path)
@@ -158,7 +160,7 @@ object RetrofitFile {
       if (failpoint == "before-rename") throw new IllegalStateException(s"failpoint before-rename: $path")
       rename(fs, tmp, path, conf)
       done = true
-      fs.getFileStatus(path).getLen
+      footerStart + tailBytes
     } finally {
       if (!done) Try(fs.delete(tmp, false))
     }
@@ -185,21 +187,16 @@ object RetrofitFile {
    * original's checksum side file (`.name.crc`) is removed first: it would not
    * match the new bytes, and files without one are read unchecked.
    */
-  private def rename(fs: FileSystem, tmp: Path, dst: Path, conf: Configuration): Unit = {
-    val ok = fs.getUri.getScheme match {
-      case "file" =>
-        val crc = new Path(dst.getParent, s".${dst.getName}.crc")
-        if (fs.exists(crc)) fs.delete(crc, false)
-        java.nio.file.Files.move(java.nio.file.Paths.get(tmp.toUri), java.nio.file.Paths.get(dst.toUri),
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE)
-        true
-      case _ =>
-        try {
-          org.apache.hadoop.fs.FileContext.getFileContext(dst.toUri, conf)
-            .rename(tmp, dst, org.apache.hadoop.fs.Options.Rename.OVERWRITE)
-          true
-        } catch { case NonFatal(e) => throw new java.io.IOException(s"cannot replace $dst with $tmp: $e", e) }
-    }
-    if (!ok) throw new java.io.IOException(s"cannot rename $tmp over $dst")
+  private def rename(fs: FileSystem, tmp: Path, dst: Path, conf: Configuration): Unit = fs.getUri.getScheme match {
+    case "file" =>
+      val crc = new Path(dst.getParent, s".${dst.getName}.crc")
+      if (fs.exists(crc)) fs.delete(crc, false)
+      java.nio.file.Files.move(java.nio.file.Paths.get(tmp.toUri), java.nio.file.Paths.get(dst.toUri),
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE)
+    case _ =>
+      try {
+        org.apache.hadoop.fs.FileContext.getFileContext(dst.toUri, conf)
+          .rename(tmp, dst, org.apache.hadoop.fs.Options.Rename.OVERWRITE)
+      } catch { case NonFatal(e) => throw new java.io.IOException(s"cannot replace $dst with $tmp: $e", e) }
   }
 }

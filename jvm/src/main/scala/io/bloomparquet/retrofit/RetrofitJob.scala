@@ -1,12 +1,12 @@
 package io.bloomparquet.retrofit
 
-import java.io.{ObjectInputStream, ObjectOutputStream}
-
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.write.BloomWriteOptions
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.util.SerializableConfiguration
 
 /**
  * Retrofit as a Spark job: one task per Parquet file under `path` (a file, a
@@ -19,17 +19,16 @@ object RetrofitJob {
   def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {
     require(columns.nonEmpty, "retrofit: give at least one column")
-    if (!(fpp > 0.0 && fpp < 1.0))
-      throw new IllegalArgumentException(s"retrofit: fpp $fpp is invalid: expected a probability strictly between 0 and 1")
+    BloomWriteOptions.checkFpp("retrofit: fpp", fpp)
     val conf = spark.sessionState.newHadoopConf()
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)
     if (files.isEmpty) return Nil
-    val shipped = new ConfBox(conf)
+    val shipped = new SerializableConfiguration(conf)
     val cols = columns.toVector
     spark.sparkContext
       .parallelize(files, files.size)
-      .map(f => RetrofitFile.run(new Path(f), shipped.conf, cols, fpp, overwrite))
+      .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite))
       .collect()
       .toSeq
   }
@@ -63,15 +62,5 @@ object RetrofitJob {
         out.result()
       }
     }.filter(visible).map(_.toString).distinct.sorted
-  }
-}
-
-/** A Hadoop configuration that travels to executors (Configuration is Writable, not Serializable). */
-final class ConfBox(@transient var conf: Configuration) extends Serializable {
-  private def writeObject(out: ObjectOutputStream): Unit = { out.defaultWriteObject(); conf.write(out) }
-  private def readObject(in: ObjectInputStream): Unit = {
-    in.defaultReadObject()
-    conf = new Configuration(false)
-    conf.readFields(in)
   }
 }

@@ -21,6 +21,12 @@ object ParquetHash {
   // XxHash64 wraps the same library for values and the batch helpers.
   private val xx: LongHashFunction = LongHashFunction.xx(0L)
 
+  /** Whether values of this physical type get a bloom filter (we write none for BOOLEAN and INT96). */
+  def hasBloomHash(t: org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName): Boolean = {
+    import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.{BOOLEAN, INT96}
+    t != BOOLEAN && t != INT96
+  }
+
   def int32(v: Int): Long = XxHash64.hashInt(v)
   def int64(v: Long): Long = XxHash64.hashLong(v)
   def float(v: Float): Long = int32(java.lang.Float.floatToRawIntBits(v))

@@ -1,10 +1,7 @@
 package io.bloomparquet.write
 
-import java.net.{URLDecoder, URLEncoder}
-import java.nio.charset.StandardCharsets.UTF_8
-
 /** How a chunk's filter is sized when no NDV is given. */
-sealed abstract class Sizing(val name: String)
+sealed abstract class Sizing(val name: String) extends Serializable
 object Sizing {
   /** Count the chunk's distinct hashes exactly, then build a filter of the optimal size (default). */
   case object Exact extends Sizing("exact")
@@ -29,23 +26,4 @@ final case class BloomColumn(
 
 object BloomColumn {
   val DefaultFoldMaxNdv: Long = 4L << 20
-
-  /** Round-trips through a Hadoop configuration string (executors get the plan that way). */
-  def encode(columns: Seq[BloomColumn]): String =
-    columns.map { c =>
-      (Seq(c.fpp.toString, c.ndv.fold("")(_.toString), c.sizing.name, c.foldMaxNdv.toString) ++
-        c.path.map(URLEncoder.encode(_, UTF_8))).mkString(",")
-    }.mkString(";")
-
-  def decode(s: String): Seq[BloomColumn] =
-    if (s == null || s.isEmpty) Nil
-    else s.split(";").toSeq.map { one =>
-      val f = one.split(",", -1)
-      BloomColumn(
-        path = f.drop(4).toSeq.map(URLDecoder.decode(_, UTF_8)),
-        fpp = f(0).toDouble,
-        ndv = if (f(1).isEmpty) None else Some(f(1).toLong),
-        sizing = Sizing.parse(f(2)).getOrElse(Sizing.Exact),
-        foldMaxNdv = f(3).toLong)
-    }
 }

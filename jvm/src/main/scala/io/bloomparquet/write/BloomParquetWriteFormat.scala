@@ -33,13 +33,13 @@ class BloomParquetWriteFormat extends ParquetFileFormat {
     if (columns.isEmpty) return parquetFactory
     // Ours replace parquet-java's for these columns: never two filters for one chunk.
     columns.foreach(c => conf.setBoolean(s"parquet.bloom.filter.enabled#${c.dotted}", false))
-    new BloomParquetWriteFormat.Factory(parquetFactory, BloomColumn.encode(columns))
+    new BloomParquetWriteFormat.Factory(parquetFactory, columns)
   }
 }
 
 object BloomParquetWriteFormat {
-  private final class Factory(parquet: OutputWriterFactory, encodedColumns: String) extends OutputWriterFactory {
-    @transient private lazy val columns = BloomColumn.decode(encodedColumns)
+  // Serialized to executors with the write job, columns included.
+  private final class Factory(parquet: OutputWriterFactory, columns: Seq[BloomColumn]) extends OutputWriterFactory {
 
     override def getFileExtension(context: TaskAttemptContext): String = parquet.getFileExtension(context)
 

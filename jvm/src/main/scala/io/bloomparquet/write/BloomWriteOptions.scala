@@ -88,10 +88,13 @@ object BloomWriteOptions {
 
   private def fail(msg: String): Nothing = throw new IllegalArgumentException(s"bloomparquet: $msg")
 
-  private def fpp(key: String, v: String): Double = {
-    val d = Try(v.trim.toDouble).getOrElse(Double.NaN)
-    if (!(d > 0.0 && d < 1.0)) fail(s"option '$key' = '$v': expected a probability strictly between 0 and 1, e.g. 0.01")
-    d
+  private def fpp(key: String, v: String): Double =
+    checkFpp(s"option '$key' = '$v'", Try(v.trim.toDouble).getOrElse(Double.NaN))
+
+  /** `value`, or an `IllegalArgumentException` saying what `what` accepts. */
+  def checkFpp(what: String, value: Double): Double = {
+    if (!(value > 0.0 && value < 1.0)) fail(s"$what: expected a probability strictly between 0 and 1, e.g. 0.01")
+    value
   }
 
   private def ndv(key: String, v: String): Long = {

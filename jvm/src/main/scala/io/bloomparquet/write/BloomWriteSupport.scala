@@ -2,12 +2,14 @@ package io.bloomparquet.write
 
 import scala.collection.mutable.ArrayBuffer
 
+import io.bloomparquet.sbbf.ParquetHash
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.conf.{HadoopParquetConfiguration, ParquetConfiguration}
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.parquet.hadoop.api.WriteSupport.{FinalizedWriteContext, WriteContext}
 import org.apache.parquet.io.api.RecordConsumer
-import org.apache.parquet.schema.{MessageType, PrimitiveType}
+import org.apache.parquet.schema.MessageType
 
 /**
  * Wraps a WriteSupport (Spark's `ParquetWriteSupport`) to collect value hashes
@@ -23,7 +25,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   private var consumer: HashingRecordConsumer = _
   private var sinks: Array[ChunkFilter] = Array.empty
   private val done = ArrayBuffer[RowGroupFilters]()
-  private lazy val lastValues = new Array[Long](columns.size)
+  private val lastValues = new Array[Long](columns.size)
 
   /** Filters of every row group flushed so far, in file order. */
   def rowGroups: Seq[RowGroupFilters] = done.toSeq
@@ -59,7 +61,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   private def finishRowGroup(): Unit = {
     if (consumer != null && consumer.recordCount > 0) {
       sinks.indices.foreach { i =>
-        sinks(i) match { case e: ChunkFilter.Exact => lastValues(i) = e.valueCount; case _ => }
+        lastValues(i) = sinks(i).valueCount
       }
       done += RowGroupFilters(consumer.recordCount, sinks.map(_.build()))
     }
@@ -75,7 +77,7 @@ object BloomWriteSupport {
     leaf match {
       case Some(t) if t.isPrimitive =>
         val p = t.asPrimitiveType().getPrimitiveTypeName
-        if (p == PrimitiveType.PrimitiveTypeName.BOOLEAN || p == PrimitiveType.PrimitiveTypeName.INT96)
+        if (!ParquetHash.hasBloomHash(p))
           throw new IllegalArgumentException(s"bloom.columns: column ${c.dotted} is written as $p, which has no bloom filter")
       case _ => throw new IllegalArgumentException(s"bloom.columns: column ${c.dotted} is not a leaf of the Parquet schema $schema")
     }

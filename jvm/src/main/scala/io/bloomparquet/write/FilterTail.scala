@@ -26,6 +26,11 @@ object FilterTail {
   val EncryptedMagic: Array[Byte] = "PARE".getBytes(US_ASCII)
 
   /** Where the footer is in `tail` (the last bytes of a file): (footer start in tail, footer length), or why not. */
+  /** The footer length a plaintext Parquet file's last 8 bytes state, whether or not `tail` holds it all. */
+  def footerLength(tail: Array[Byte]): Option[Int] =
+    if (tail.length < 8 || !java.util.Arrays.equals(java.util.Arrays.copyOfRange(tail, tail.length - 4, tail.length), Magic)) None
+    else Some(ByteBuffer.wrap(tail, tail.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt).filter(_ > 0)
+
   def locateFooter(tail: Array[Byte]): Either[String, (Int, Int)] = {
     if (tail.length < 12) return Left(s"${tail.length} bytes cannot hold a Parquet footer")
     val magic = java.util.Arrays.copyOfRange(tail, tail.length - 4, tail.length)

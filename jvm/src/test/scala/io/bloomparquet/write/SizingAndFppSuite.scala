@@ -77,8 +77,13 @@ class SizingAndFppSuite extends munit.FunSuite {
     }
   }
 
-  test("BloomColumn plans survive the configuration round trip") {
+  test("BloomColumn plans survive Java serialization (they travel to executors in the writer factory)") {
     val cols = Seq(BloomColumn(Seq("a,b", "c;d%"), 0.05, Some(7L), Sizing.Fold, 99L), BloomColumn(Seq("x"), 0.01, None))
-    assertEquals(BloomColumn.decode(BloomColumn.encode(cols)), cols)
+    val bytes = new java.io.ByteArrayOutputStream()
+    val out = new java.io.ObjectOutputStream(bytes)
+    out.writeObject(cols)
+    out.close()
+    val back = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray)).readObject()
+    assertEquals(back, cols)
   }
 }
