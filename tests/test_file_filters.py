@@ -17,6 +17,7 @@ import pytest
 from bloomparquet.reference import SplitBlockBloomFilter, read_bloom_filters, xxh64_plain
 
 from .plain import chunks, plain_bytes
+from .spark_conf import spark_conf
 
 pytestmark = pytest.mark.spark
 
@@ -85,8 +86,8 @@ def _files(root: Path) -> list[Path]:
 def written(request, spark, tmp_path_factory) -> list[Path]:  # noqa: ANN001
     out = tmp_path_factory.mktemp(request.param) / "data.parquet"
     if request.param == "spark":
-        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
-        _write_spark(spark, out)
+        with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}):
+            _write_spark(spark, out)
     elif request.param == "pyarrow":
         _write_pyarrow(out)
     else:

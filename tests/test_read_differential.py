@@ -22,6 +22,7 @@ from pyspark.sql import DataFrame
 import bloomparquet as bp
 
 from .datagen import Column, make_table, sql_literal, write_bloomparquet, write_pyarrow, write_spark
+from .spark_conf import PUSHDOWN_OFF, spark_conf
 
 pytestmark = pytest.mark.spark
 
@@ -41,12 +42,13 @@ class Dataset:
 @pytest.fixture(scope="module", params=["spark", "pyarrow", "bloomparquet"])
 def dataset(request, spark, tmp_path_factory) -> Dataset:  # noqa: ANN001
     out = tmp_path_factory.mktemp(f"diff-{request.param}") / "data"
+    micros = {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}  # INT96 is never probed
     if request.param == "spark":
-        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
-        write_spark(spark, TABLE, out)
+        with spark_conf(spark, micros):
+            write_spark(spark, TABLE, out)
     elif request.param == "bloomparquet":  # our own writer: filters sized per row group
-        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
-        write_bloomparquet(spark, TABLE, out)
+        with spark_conf(spark, micros):
+            write_bloomparquet(spark, TABLE, out)
     else:
         write_pyarrow(TABLE, out)
     # Each query re-plans (and re-prunes); reading the directory once saves listing and schema inference.
@@ -122,11 +124,8 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # 
     source = {"plan": data.bloom, "task": data.bloom_task, "sql": data.bloom_sql}[via]
     got_df = source.where(predicate).selectExpr("row_id", "xxhash64(*)")
     got = _rows(got_df)
-    spark.conf.set("spark.sql.parquet.filterPushdown", "false")
-    try:
+    with spark_conf(spark, PUSHDOWN_OFF):
         want = _rows(data.oracle.where(predicate).selectExpr("row_id", "xxhash64(*)"))
-    finally:
-        spark.conf.unset("spark.sql.parquet.filterPushdown")
     assert got == want, predicate
     metrics = bp.scan_metrics(got_df)
     _totals["queries"] += 1
@@ -206,11 +205,8 @@ def test_joins_prune_at_runtime_and_match_spark(spark, dataset: Dataset, tmp_pat
     for via, fact in (("plan", dataset.bloom), ("task", dataset.bloom_task)):
         got_df = joined(fact)
         got = _rows(got_df)
-        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
-        try:
+        with spark_conf(spark, PUSHDOWN_OFF):
             want = _rows(joined(dataset.oracle))
-        finally:
-            spark.conf.unset("spark.sql.parquet.filterPushdown")
         assert got == want, (via, column.name, keys)
         if via == "plan":
             plan = got_df._jdf.queryExecution().executedPlan().toString()

@@ -14,6 +14,8 @@ import pytest
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+
 pytestmark = pytest.mark.spark
 
 FILES, GROUPS, ROWS_PER_GROUP = 6, 8, 2000
@@ -212,11 +214,8 @@ def test_filters_naming_a_partition_column_stored_in_the_files_too(spark, tmp_pa
     readers = {"plan": bp.read_bloom(spark, str(root)), "task": bp.read_bloom(spark, str(root), bloom_mode="task"),
                "sql": spark.sql(f"SELECT * FROM bloomparquet.`{root}`")}
     for where in ("year = 2020 OR id = 5", "(year = 2021 OR id = 20200001) AND id < 30000000", "year IN (2020, 7) OR id = 5"):
-        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
-        try:
+        with spark_conf(spark, PUSHDOWN_OFF):
             want = sorted(spark.read.parquet(str(root)).where(where).collect())
-        finally:
-            spark.conf.unset("spark.sql.parquet.filterPushdown")
         assert want, where
         for via, df in readers.items():
             assert sorted(df.where(where).collect()) == want, (via, where)
@@ -235,9 +234,6 @@ def test_partitioned_and_merged_schemas_and_case(spark, tmp_path: Path) -> None:
     for where in ("id = 20500", "ID = 20500 AND year = 2020", "tag = 't3'", "tag IN ('t3', 'zz') OR id = 20001",
                   "year = 2021 AND id IN (210007, 5)"):
         got = sorted(bp.read_bloom(spark, str(root), mergeSchema="true").where(where).collect())
-        spark.conf.set("spark.sql.parquet.filterPushdown", "false")
-        try:
+        with spark_conf(spark, PUSHDOWN_OFF):
             want = sorted(spark.read.option("mergeSchema", "true").parquet(str(root)).where(where).collect())
-        finally:
-            spark.conf.unset("spark.sql.parquet.filterPushdown")
         assert got == want, where

@@ -13,6 +13,7 @@ import pytest
 import bloomparquet
 from bloomparquet.reference import optimal_num_bytes, read_bloom_filters, xxh64_plain
 
+from .spark_conf import spark_conf
 from .write_format import WRITE_FORMAT, filter_bytes
 
 pytestmark = pytest.mark.spark
@@ -56,13 +57,9 @@ def _filters(out: Path) -> dict:
     ],
 )
 def test_bad_options_fail_before_writing(spark, df, tmp_path, options, message) -> None:  # noqa: ANN001
-    spark.conf.set("spark.sql.parquet.outputTimestampType", "INT96")
     out = tmp_path / "t"
-    try:
-        with pytest.raises(Exception) as info:
-            df.write.format(WRITE_FORMAT).options(**options).save(str(out))
-    finally:
-        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}), pytest.raises(Exception) as info:
+        df.write.format(WRITE_FORMAT).options(**options).save(str(out))
     assert message in str(info.value), str(info.value)[:500]
     assert not list(out.glob("**/*.parquet")), "data was written despite invalid options"
 

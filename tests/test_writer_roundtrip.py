@@ -15,6 +15,7 @@ import pytest
 from bloomparquet.reference import optimal_num_bytes, read_bloom_filters, xxh64_plain
 
 from .plain import chunks, plain_bytes
+from .spark_conf import spark_conf
 from .write_format import WRITE_FORMAT, filter_bytes
 
 pytestmark = pytest.mark.spark
@@ -46,17 +47,17 @@ FPP = 0.02
 
 @pytest.fixture(scope="module")
 def written(spark, tmp_path_factory):  # noqa: ANN001, ANN201
-    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     df = spark.sql(SELECT.format(rows=ROWS))
     out = tmp_path_factory.mktemp("roundtrip") / "t"
-    (
-        df.coalesce(1)
-        .write.format(WRITE_FORMAT)
-        .option("bloom.columns", COLUMNS)
-        .option("BLOOM.FPP", str(FPP))  # keys are case-insensitive
-        .option("parquet.block.size", 8 * 1024)
-        .save(str(out))
-    )
+    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}):
+        (
+            df.coalesce(1)
+            .write.format(WRITE_FORMAT)
+            .option("bloom.columns", COLUMNS)
+            .option("BLOOM.FPP", str(FPP))  # keys are case-insensitive
+            .option("parquet.block.size", 8 * 1024)
+            .save(str(out))
+        )
     files = sorted(out.glob("*.parquet"))
     assert files and pq.ParquetFile(files[0]).metadata.num_row_groups >= 3
     return df, out, files

@@ -1,0 +1,25 @@
+"""Test helper: session settings for a block, restored afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
+PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
+
+
+@contextmanager
+def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN001
+    """Sets ``settings`` on the session for the block; each key gets its previous value back (or is unset)."""
+    before = {k: spark.conf.get(k, None) for k in settings}
+    for k, v in settings.items():
+        spark.conf.set(k, v)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                spark.conf.unset(k)
+            else:
+                spark.conf.set(k, v)
