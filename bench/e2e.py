@@ -31,7 +31,7 @@ import bloomparquet as bp
 
 
 def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, fpp: float, seed: int = 7) -> np.ndarray:
-    """Unsorted high-cardinality even keys (odd keys are absent); returns the keys."""
+    """Unsorted high-cardinality even keys (odd keys are absent) in `files` files; returns the keys."""
     marker = out / "_KEYS.npy"
     if marker.exists():
         return np.load(marker)
@@ -49,28 +49,9 @@ def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, fpp: fl
         })
         # No dictionary for the key: a high-cardinality column in a big row group overflows any
         # dictionary (parquet-java falls back to plain), so dictionary filtering can't prune it.
-        pq.write_table(table, out / f"part-{f:04d}.parquet", row_group_size=row_group_rows,
+        pq.write_table(table, out / f"part-{f:05d}.parquet", row_group_size=row_group_rows,
                        use_dictionary=["customer"],
-                       bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": fpp}})
-    np.save(marker, keys)
-    return keys
-
-
-def write_many_files(out: Path, files: int, rows_per_file: int, fpp: float, seed: int = 11) -> np.ndarray:
-    """`files` small files of one row group each (what streaming ingestion leaves behind)."""
-    marker = out / "_KEYS.npy"
-    if marker.exists():
-        return np.load(marker)
-    out.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    rows = files * rows_per_file
-    keys = (rng.permutation(rows * 4)[:rows].astype(np.int64) * 2) + 10**12
-    for f in range(files):
-        part = keys[f * rows_per_file : (f + 1) * rows_per_file]
-        table = pa.table({"order_id": part, "amount": rng.random(len(part)),
-                          "payload": pa.array(rng.integers(0, 2**62, len(part)))})
-        pq.write_table(table, out / f"part-{f:05d}.parquet", use_dictionary=False,
-                       bloom_filter_options={"order_id": {"ndv": rows_per_file, "fpp": fpp}})
+                       bloom_filter_options={"order_id": {"ndv": min(row_group_rows, per_file), "fpp": fpp}})
     np.save(marker, keys)
     return keys
 
@@ -172,7 +153,9 @@ def main() -> int:
     out = Path(args.out)
     t = time.perf_counter()
     if args.many_files:
-        keys = write_many_files(out / "data", args.many_files, args.rows_per_file, args.fpp)
+        # Small files of one row group each (what streaming ingestion leaves behind).
+        keys = write_dataset(out / "data", args.many_files * args.rows_per_file, args.many_files, args.rows_per_file,
+                             args.fpp, seed=11)
         shape = f"{args.many_files:,} files of {args.rows_per_file:,} rows"
     else:
         keys = write_dataset(out / "data", args.rows, args.files, args.row_group_rows, args.fpp)
@@ -216,7 +199,8 @@ def main() -> int:
                    "row_groups_total": m.get("bloomRowGroupsTotal", ""),
                    "row_groups_pruned": m.get("bloomRowGroupsPrunedByBloom", 0) + m.get("bloomRowGroupsPrunedByStats", 0)
                    if "bloomRowGroupsTotal" in m else "",
-                   "filter_bytes": m.get("bloomFilterBytesRead", ""), "count": r["count"]}
+                   "filter_bytes": m.get("bloomFilterBytesRead", ""),
+                   "pruning_ms": m.get("bloomPruningTimeMs", ""), "count": r["count"]}
             rows.append(row)
             pruned = f"{row['row_groups_pruned']}/{row['row_groups_total']}" if row["row_groups_total"] != "" else "-"
             fkib = f"{int(row['filter_bytes']) / 1024:.0f}" if row["filter_bytes"] != "" else "-"

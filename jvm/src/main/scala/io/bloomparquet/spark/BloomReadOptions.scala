@@ -24,7 +24,7 @@ object PruningMode {
  * |-----------------------------|---------|---------|
  * | bloom.enabled               | true    | prune with bloom filters and statistics at all |
  * | bloom.mode                  | plan    | `plan`: on the driver, before tasks start; `task`: inside each task (for very many files) |
- * | bloom.cacheMb               | 256     | MiB of footers and filters kept across queries (0: no cache) |
+ * | bloom.cacheMb               | 256     | MiB of footers and filters kept across queries, one cache per JVM (0: not used, left as it is) |
  * | bloom.planningParallelism   | 16      | files whose footers and filters are read at once while planning |
  * | bloom.sparkPushdown         | safe    | filters also given to Spark's own Parquet pushdown: `safe`, `all`, `none` ([[SparkPushdown]]) |
  */
