@@ -1,7 +1,7 @@
 package io.bloomparquet.pruning
 
-import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.Predicate
+import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.types.StructType
 
 /**

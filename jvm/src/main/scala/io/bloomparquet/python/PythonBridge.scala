@@ -6,6 +6,7 @@ import java.util.Locale
 import scala.jdk.CollectionConverters._
 import scala.util.Using
 
+import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash, SplitBlockBloomFilter}
 import org.apache.hadoop.conf.Configuration
@@ -13,10 +14,10 @@ import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
-import org.apache.spark.sql.classic.Dataset
-import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
+import org.apache.spark.sql.Dataset
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
 
 /**
  * Entry points for Python (py4j): the demo and the cross-verification tests.
@@ -129,7 +130,7 @@ object PythonBridge {
   def scanMetrics(df: Dataset[_]): java.util.Map[String, java.lang.Long] = {
     val out = new java.util.TreeMap[String, java.lang.Long]()
     def add(name: String, v: Long): Unit = out.merge(name, v, (a, b) => a + b)
-    val scans: Seq[SparkPlan] = Plans.collect(df.queryExecution.executedPlan) {
+    val scans: Seq[SparkPlan] = Plans.collect(SparkCompat.queryExecution(df).executedPlan) {
       case s: BatchScanExec => s
       case s: FileSourceScanExec => s
     }

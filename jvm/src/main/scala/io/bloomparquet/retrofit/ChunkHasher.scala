@@ -8,8 +8,8 @@ import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.column.impl.ColumnReadStoreImpl
 import org.apache.parquet.column.page.PageReadStore
 import org.apache.parquet.io.api.{Converter, GroupConverter, PrimitiveConverter}
-import org.apache.parquet.schema.{GroupType, MessageType}
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName._
+import org.apache.parquet.schema.{GroupType, MessageType}
 
 /**
  * Feeds the non-null values of one column chunk, in their physical form, to a

@@ -6,8 +6,10 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 import scala.util.control.NonFatal
 
+import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
-import io.bloomparquet.write.{BloomColumn, ChunkBloom, ChunkFilter, FilterTail}
+import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterReader}
+import io.bloomparquet.write.ChunkFilter
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
 import org.apache.parquet.HadoopReadOptions
@@ -35,7 +37,6 @@ object RetrofitFile {
   /** Test hook: throw at a named point ("after-copy", "before-rename") to simulate a killed task. */
   val FailpointKey = "bloomparquet.retrofit.failpoint"
   val TempMarker = ".bloomparquet-retrofit-"
-  private val TailProbe = 64 * 1024
   private val CopyBuffer = 1 << 20
 
   def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean): RetrofitResult = {
@@ -47,7 +48,7 @@ object RetrofitFile {
       case other => other
     }
     val status = fs.getFileStatus(path)
-    val (fmd, footerStart) = readFooter(fs, status)
+    val (fmd, footerStart) = FooterReader.read(fs, status)
     FilterTail.checkNotEncrypted(fmd).left.foreach(e => throw new UnsupportedOperationException(s"$path: $e"))
 
     // The footer read above, converted: the column reader below need not read and parse it again.
@@ -90,27 +91,6 @@ object RetrofitFile {
       RetrofitResult(path.toString, "retrofitted", todo.map(_._1.getPath.mkString(".")), blooms.size,
         blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds)
     } finally if (reader != null) reader.close()
-  }
-
-  /** The thrift footer and the file position where it starts, read with one or two ranged reads. */
-  def readFooter(fs: FileSystem, status: FileStatus): (FileMetaData, Long) = {
-    val len = status.getLen
-    val in = fs.open(status.getPath)
-    try {
-      def tail(n: Int): Array[Byte] = {
-        val b = new Array[Byte](n)
-        in.readFully(len - n, b)
-        b
-      }
-      var bytes = tail(math.min(len, TailProbe.toLong).toInt)
-      // A footer longer than the probe: read exactly footer + length + magic.
-      FilterTail.footerLength(bytes).filter(n => n + 8L > bytes.length && n + 8L <= len).foreach(n => bytes = tail(n + 8))
-      FilterTail.locateFooter(bytes) match {
-        case Left(e) => throw new IllegalArgumentException(s"${status.getPath}: $e")
-        case Right((start, length)) =>
-          (FilterTail.parseFooter(bytes, start, length), len - bytes.length + start)
-      }
-    } finally in.close()
   }
 
   private def resolve(name: String, leaves: Seq[ColumnDescriptor], path: Path): ColumnDescriptor = {
@@ -169,7 +149,7 @@ object RetrofitFile {
   /** The new file's footer parses and every new filter reads back as a valid filter. */
   private def verify(fs: FileSystem, tmp: Path, blooms: Seq[ChunkBloom], conf: Configuration): Unit = {
     val status = fs.getFileStatus(tmp)
-    val (fmd, _) = readFooter(fs, status)
+    val (fmd, _) = FooterReader.read(fs, status)
     val in = HadoopInputFile.fromStatus(status, conf).newStream()
     try blooms.foreach { b =>
       val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data

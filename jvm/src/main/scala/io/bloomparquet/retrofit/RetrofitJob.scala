@@ -2,7 +2,8 @@ package io.bloomparquet.retrofit
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.write.BloomWriteOptions
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.BloomWriteOptions
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.spark.sql.SparkSession
@@ -20,7 +21,7 @@ object RetrofitJob {
       extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {
     require(columns.nonEmpty, "retrofit: give at least one column")
     BloomWriteOptions.checkFpp("retrofit: fpp", fpp)
-    val conf = spark.sessionState.newHadoopConf()
+    val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)
     if (files.isEmpty) return Nil

@@ -2,12 +2,17 @@ package io.bloomparquet.spark
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.{BloomReadOptions, SparkPushdown}
 import io.bloomparquet.pruning.SourceFilters
-import io.bloomparquet.write.BloomParquetWriteFormat
+import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.mapreduce.Job
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.OutputWriterFactory
 import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DoubleType, FloatType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -16,17 +21,22 @@ import org.apache.spark.util.SerializableConfiguration
 /**
  * The V1 face of `bloomparquet`, which Spark uses for catalog tables
  * (`CREATE TABLE ... USING bloomparquet`), `bloomparquet.`path`` SQL and every
- * write (`df.write.format("bloomparquet")`, CTAS): writing is
- * [[BloomParquetWriteFormat]]'s. V1 scans are planned by Spark itself, so
+ * write (`df.write.format("bloomparquet")`, CTAS): writes go through
+ * [[BloomWrite]], reads through Spark's Parquet reader after pruning. V1 scans are planned by Spark itself, so
  * pruning here happens inside each task, before Spark's reader opens a split
  * (as `bloom.mode=task` does for V2). Same read options and semantics; no
  * bloom metrics in the V1 scan node.
  */
-class BloomParquetFileFormat extends BloomParquetWriteFormat {
+class BloomParquetFileFormat extends ParquetFileFormat {
 
   override def shortName(): String = "bloomparquet"
   override def equals(other: Any): Boolean = other.isInstanceOf[BloomParquetFileFormat]
   override def hashCode(): Int = getClass.hashCode
+  override def toString: String = "BloomParquet"
+
+  override def prepareWrite(sparkSession: SparkSession, job: Job, options: Map[String, String],
+      dataSchema: StructType): OutputWriterFactory =
+    BloomWrite.prepare(sparkSession, job, options, dataSchema)(super.prepareWrite(sparkSession, job, options, dataSchema))
 
   override def buildReaderWithPartitionValues(
       sparkSession: SparkSession,
@@ -37,12 +47,12 @@ class BloomParquetFileFormat extends BloomParquetWriteFormat {
       options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
-    val caseSensitive = sparkSession.sessionState.conf.caseSensitiveAnalysis
+    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema))
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =
-      if (!settings.enabled || sparkSession.sessionState.conf.parquetFieldIdReadEnabled) None
+      if (!settings.enabled || SparkCompat.fieldIdReadEnabled(sparkSession)) None
       else SourceFilters.fromFilters(filters, dataSchema, caseSensitive)
     predicate match {
       case None => read

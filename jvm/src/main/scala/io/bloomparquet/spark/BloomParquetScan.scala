@@ -1,18 +1,19 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.{BloomReadOptions, PruningMode}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RuntimeFilters}
-import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.Predicate
+import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.read.{PartitionReaderFactory, SupportsRuntimeV2Filtering}
-import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
+import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
@@ -50,7 +51,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
       SparkCompat.caseSensitive(sparkSession), settings.cacheBytes, settings.planningParallelism)
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
-    (if (unchanged) base else SparkCompat.packIntoPartitions(sparkSession, kept), counts)
+    (if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts)
   }
 
   override protected def partitions: Seq[FilePartition] = runtimePlanned.getOrElse(planned)._1

@@ -2,8 +2,9 @@ package io.bloomparquet.spark
 
 import java.util.Locale
 
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.BloomReadOptions
 import io.bloomparquet.pruning.CatalystPredicates
-import io.bloomparquet.spark.compat.SparkCompat
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
@@ -31,7 +32,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
-    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdown.withhold(settings.sparkPushdown, e))
+    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdownFilter.withhold(settings.sparkPushdown, e))
     withheld = hide
     delegate.pushFilters(show) ++ hide
   }

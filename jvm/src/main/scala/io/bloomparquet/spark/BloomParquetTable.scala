@@ -2,7 +2,8 @@ package io.bloomparquet.spark
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.spark.compat.SparkCompat
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.BloomReadOptions
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.ScanBuilder
@@ -10,7 +11,6 @@ import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write, WriteBuild
 import org.apache.spark.sql.execution.datasources.FileFormat
 import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils
 import org.apache.spark.sql.execution.datasources.v2.FileTable
-import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetTable, ParquetWrite}
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
@@ -38,11 +38,12 @@ final class BloomParquetTable(
     ParquetUtils.inferSchema(sparkSession, options.asScala.toMap, files)
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new WriteBuilder {
-    override def build(): Write = ParquetWrite(paths, formatName, supportsDataType, mergedWriteInfo(info))
+    override def build(): Write = SparkCompat.newParquetWrite(paths, formatName, supportsDataType, mergedWriteInfo(info))
   }
 
-  private lazy val parquetTypes = ParquetTable(name, sparkSession, options, paths, userSpecifiedSchema, fallbackFileFormat)
-  override def supportsDataType(dataType: DataType): Boolean = parquetTypes.supportsDataType(dataType)
+  private lazy val parquetTypes =
+    SparkCompat.parquetSupportsDataType(sparkSession, options, paths, userSpecifiedSchema, fallbackFileFormat)
+  override def supportsDataType(dataType: DataType): Boolean = parquetTypes(dataType)
 
   override def formatName: String = "BloomParquet"
 

@@ -1,10 +1,10 @@
 package io.bloomparquet.spark
 
-import java.util.concurrent.atomic.{AtomicInteger, AtomicReferenceArray}
-import java.util.concurrent.{ExecutorService, SynchronousQueue, ThreadFactory, ThreadPoolExecutor, TimeUnit}
+import java.util.concurrent.TimeUnit
 
-import io.bloomparquet.pruning.{BloomPredicate, FileBloomIndexCache, FileKey, FilePruner, RowGroupVerdict, SplitPlanner}
-import io.bloomparquet.spark.compat.SparkCompat
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, PlanningPool}
+import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.execution.datasources.PartitionedFile
@@ -33,7 +33,7 @@ object SplitPruning {
     val useCache = cacheBytes > 0
     if (useCache) FileBloomIndexCache.setBudget(cacheBytes)
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
-    val outcomes = forEachFile(keys, parallelism,
+    val outcomes = PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
       key => FilePruner.prune(key, conf, compiler, useCache).get)
     val kept = keyed.flatMap { case (split, key) =>
@@ -56,41 +56,5 @@ object SplitPruning {
       unreadableFiles = outcomes.values.count(_.failure.isDefined).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
     (kept, counts)
-  }
-
-  /**
-   * Each key's outcome: `fromCache` on the caller first (microseconds when the
-   * footer and filters are cached), then `read` for the others on at most
-   * `parallelism` threads of a shared pool, each pulling the next key.
-   */
-  private def forEachFile[T](keys: Seq[FileKey], parallelism: Int, fromCache: FileKey => Option[T],
-      read: FileKey => T): Map[FileKey, T] = {
-    val cached = keys.flatMap(k => fromCache(k).map(k -> _)).toMap
-    val uncached = keys.filterNot(cached.contains).toIndexedSeq
-    val workers = math.min(parallelism, uncached.size)
-    val fromPool = if (workers <= 1) uncached.map(k => k -> read(k)) else {
-      val results = new AtomicReferenceArray[(FileKey, T)](uncached.size)
-      val next = new AtomicInteger()
-      val worker: Runnable = () => {
-        var i = next.getAndIncrement()
-        while (i < uncached.size) { results.set(i, uncached(i) -> read(uncached(i))); i = next.getAndIncrement() }
-      }
-      // The caller works too, so a saturated pool can't stall planning.
-      val submitted: Seq[java.util.concurrent.Future[_]] = Seq.fill(workers - 1)(pool.submit(worker))
-      worker.run()
-      submitted.foreach(_.get())
-      uncached.indices.map(results.get)
-    }
-    (cached ++ fromPool).toMap
-  }
-
-  // Daemon threads kept for a minute between queries; the per-query bound is the number of workers.
-  private lazy val pool: ExecutorService =
-    new ThreadPoolExecutor(0, Int.MaxValue, 60L, TimeUnit.SECONDS, new SynchronousQueue[Runnable](), daemonThreads)
-
-  private val daemonThreads: ThreadFactory = (r: Runnable) => {
-    val t = new Thread(r, "bloomparquet-planning")
-    t.setDaemon(true)
-    t
   }
 }

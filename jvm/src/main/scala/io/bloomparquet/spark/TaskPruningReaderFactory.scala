@@ -1,7 +1,7 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.spark.compat.SparkCompat
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow

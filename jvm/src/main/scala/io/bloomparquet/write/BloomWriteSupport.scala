@@ -2,8 +2,8 @@ package io.bloomparquet.write
 
 import scala.collection.mutable.ArrayBuffer
 
+import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.ParquetHash
-
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.conf.{HadoopParquetConfiguration, ParquetConfiguration}
 import org.apache.parquet.hadoop.api.WriteSupport

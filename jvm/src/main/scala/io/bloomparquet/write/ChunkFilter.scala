@@ -1,5 +1,6 @@
 package io.bloomparquet.write
 
+import io.bloomparquet.options.{BloomColumn, Sizing}
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 
 /** Collects one column chunk's value hashes and builds its bloom filter at the end of the row group. */

@@ -1,5 +1,7 @@
 package io.bloomparquet.write
 
+
+
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 
 /**

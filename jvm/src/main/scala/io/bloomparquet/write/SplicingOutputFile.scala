@@ -5,7 +5,9 @@ import java.io.ByteArrayOutputStream
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
+import io.bloomparquet.tail.{FilterTail, ChunkBloom}
 import org.apache.parquet.io.{OutputFile, PositionOutputStream}
 import org.slf4j.LoggerFactory
 

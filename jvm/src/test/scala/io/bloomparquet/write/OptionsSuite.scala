@@ -1,5 +1,6 @@
 package io.bloomparquet.write
 
+import io.bloomparquet.options.{BloomColumn, BloomWriteOptions}
 import org.apache.spark.sql.types._
 
 class OptionsSuite extends munit.FunSuite {

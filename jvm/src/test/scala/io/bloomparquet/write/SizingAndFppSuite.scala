@@ -2,6 +2,7 @@ package io.bloomparquet.write
 
 import java.util.SplittableRandom
 
+import io.bloomparquet.options.{BloomColumn, Sizing}
 import io.bloomparquet.sbbf.{ParquetHash, SplitBlockBloomFilter}
 
 class SizingAndFppSuite extends munit.FunSuite {

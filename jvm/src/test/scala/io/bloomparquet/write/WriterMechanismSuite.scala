@@ -5,13 +5,14 @@ import java.nio.file.Files
 import scala.jdk.CollectionConverters._
 import scala.util.Using
 
+import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.example.data.Group
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
-import org.apache.parquet.hadoop.{ParquetFileReader, ParquetWriter}
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.parquet.hadoop.example.GroupWriteSupport
+import org.apache.parquet.hadoop.{ParquetFileReader, ParquetWriter}
 import org.apache.parquet.io.{LocalInputFile, LocalOutputFile, OutputFile}
 import org.apache.parquet.schema.MessageTypeParser
 

@@ -1,4 +1,4 @@
-package io.bloomparquet.pruning
+package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 

@@ -1,10 +1,11 @@
-package io.bloomparquet.pruning
+package io.bloomparquet.planning
 
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
+import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}

@@ -1,4 +1,4 @@
-package io.bloomparquet.write
+package io.bloomparquet.options
 
 /** How a chunk's filter is sized when no NDV is given. */
 sealed abstract class Sizing(val name: String) extends Serializable

@@ -1,10 +1,9 @@
-package io.bloomparquet.spark
+package io.bloomparquet.options
 
 import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.write.BloomWriteOptions
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /** Where row groups are pruned: on the driver while planning, or inside each task. */

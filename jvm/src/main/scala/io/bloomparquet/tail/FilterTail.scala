@@ -1,8 +1,8 @@
-package io.bloomparquet.write
+package io.bloomparquet.tail
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, OutputStream}
-import java.nio.{ByteBuffer, ByteOrder}
 import java.nio.charset.StandardCharsets.US_ASCII
+import java.nio.{ByteBuffer, ByteOrder}
 
 import scala.jdk.CollectionConverters._
 

@@ -1,10 +1,9 @@
-package io.bloomparquet.write
+package io.bloomparquet.options
 
 import java.util.Locale
 
 import scala.util.Try
 
-import io.bloomparquet.spark.BloomReadOptions
 import org.apache.spark.sql.catalyst.util.AttributeNameParser
 import org.apache.spark.sql.types._
 

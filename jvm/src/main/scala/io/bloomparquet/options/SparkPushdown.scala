@@ -1,7 +1,4 @@
-package io.bloomparquet.spark
-
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, GetStructField}
-import org.apache.spark.sql.types.{DoubleType, FloatType}
+package io.bloomparquet.options
 
 /**
  * Which data filters reach Spark's own Parquet pushdown (parquet-java's
@@ -21,13 +18,4 @@ object SparkPushdown {
   case object All extends SparkPushdown("all")
   case object Off extends SparkPushdown("none")
   val all: Seq[SparkPushdown] = Seq(Safe, All, Off)
-
-  def withhold(mode: SparkPushdown, filter: Expression): Boolean = mode match {
-    case All => false
-    case Off => true
-    case Safe => filter.exists {
-      case c @ (_: Attribute | _: GetStructField) => c.dataType == FloatType || c.dataType == DoubleType
-      case _ => false
-    }
-  }
 }

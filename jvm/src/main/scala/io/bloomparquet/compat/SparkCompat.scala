@@ -1,0 +1,94 @@
+package io.bloomparquet.compat
+
+import io.bloomparquet.planning.FileKey
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.broadcast.Broadcast
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read.PartitionReaderFactory
+import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
+import org.apache.spark.sql.execution.QueryExecution
+import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
+  ParquetWrite}
+import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * The compat seam: every call into Spark internals (case-class constructors
+ * and copies, `sessionState`, private-ish helpers) and nothing else, so a new
+ * Spark version is a change here (or in a per-version shim behind it) only.
+ */
+object SparkCompat {
+
+  // --- read path: Spark's Parquet scan, splits and partitions ---
+
+  def newParquetScanBuilder(spark: SparkSession, fileIndex: PartitioningAwareFileIndex, schema: StructType,
+      dataSchema: StructType, options: CaseInsensitiveStringMap): ParquetScanBuilder =
+    ParquetScanBuilder(spark, fileIndex, schema, dataSchema, options)
+
+  def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
+    file.copy(start = start, length = length)
+
+  def fileKey(file: PartitionedFile): FileKey = FileKey(file.toPath.toString, file.fileSize, file.modificationTime)
+
+  def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
+
+  /** The Hadoop configuration Spark's Parquet reader factory has already broadcast, if `factory` is one. */
+  def broadcastConf(factory: PartitionReaderFactory): Option[Broadcast[SerializableConfiguration]] = factory match {
+    case f: ParquetPartitionReaderFactory => Some(f.broadcastedConf)
+    case _ => None
+  }
+
+  /** What Spark's own packing of `files` would produce: (max split bytes, task count). */
+  def sparkPacking(spark: SparkSession, files: Seq[PartitionedFile], openCost: Long): (Long, Int) = {
+    val maxSplitBytes = FilePartition.maxSplitBytes(spark, files.map(_.length + openCost).sum)
+    (maxSplitBytes, FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes).size)
+  }
+
+  /** Spark's minimum partition count for a file scan (its `leafNodeDefaultParallelism` is private[sql]). */
+  def minFilePartitions(spark: SparkSession): Int = {
+    val conf = sqlConf(spark)
+    conf.filesMinPartitionNum.orElse(conf.getConf(SQLConf.LEAF_NODE_DEFAULT_PARALLELISM))
+      .getOrElse(spark.sparkContext.defaultParallelism)
+  }
+
+  // --- write path: Spark's Parquet write and table ---
+
+  def newParquetWrite(paths: Seq[String], formatName: String, supportsDataType: DataType => Boolean,
+      info: LogicalWriteInfo): Write = ParquetWrite(paths, formatName, supportsDataType, info)
+
+  /** Spark's Parquet table, asked only which data types Parquet supports. */
+  def parquetSupportsDataType(spark: SparkSession, options: CaseInsensitiveStringMap, paths: Seq[String],
+      schema: Option[StructType], fallback: Class[_ <: FileFormat]): DataType => Boolean = {
+    val table = ParquetTable("parquet", spark, options, paths, schema, fallback)
+    table.supportsDataType
+  }
+
+  // --- session state ---
+
+  /** The session's SQL conf (`FileFormat.getSqlConf` does not exist in every 4.x). */
+  def sqlConf(spark: SparkSession): SQLConf = spark.sessionState.conf
+
+  def newHadoopConf(spark: SparkSession): Configuration = spark.sessionState.newHadoopConf()
+
+  def caseSensitive(spark: SparkSession): Boolean = sqlConf(spark).caseSensitiveAnalysis
+
+  /** With field-id matching on, files are matched by id, not by the names we resolve. */
+  def fieldIdReadEnabled(spark: SparkSession): Boolean = sqlConf(spark).parquetFieldIdReadEnabled
+
+  def parquetOutputTimestampType(spark: SparkSession): String = sqlConf(spark).parquetOutputTimestampType.toString
+
+  /** `value` cut to `spark.sql.maxMetadataStringLength`, as Spark cuts its own scan metadata. */
+  def abbreviateMetadata(spark: SparkSession, value: String): String = {
+    val max = math.max(sqlConf(spark).maxMetadataStringLength, 4)
+    if (value.length <= max) value else value.take(max - 3) + "..."
+  }
+
+  /** The executed plan of a classic (non-Connect) Dataset. */
+  def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = df match {
+    case d: org.apache.spark.sql.classic.Dataset[_] => d.queryExecution
+    case other => throw new IllegalArgumentException(s"bloomparquet: not a classic Dataset: ${other.getClass.getName}")
+  }
+}

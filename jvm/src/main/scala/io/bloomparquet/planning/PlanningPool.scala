@@ -1,0 +1,61 @@
+package io.bloomparquet.planning
+
+import java.util.concurrent.atomic.{AtomicInteger, AtomicReferenceArray}
+import java.util.concurrent.{Future, LinkedBlockingQueue, ThreadFactory, ThreadPoolExecutor, TimeUnit}
+
+/**
+ * The JVM-wide pool that reads footers and filters while planning: at most
+ * [[maxThreads]] daemon threads, idle ones retired after a minute. Queries
+ * share it; each asks for at most its own parallelism, and the calling thread
+ * works too, so a saturated pool slows planning but never stalls it.
+ */
+object PlanningPool {
+  val DefaultMaxThreads = 16
+
+  private val daemonThreads: ThreadFactory = (r: Runnable) => {
+    val t = new Thread(r, "bloomparquet-planning")
+    t.setDaemon(true)
+    t
+  }
+
+  private lazy val pool: ThreadPoolExecutor = {
+    val p = new ThreadPoolExecutor(DefaultMaxThreads, DefaultMaxThreads, 60L, TimeUnit.SECONDS,
+      new LinkedBlockingQueue[Runnable](), daemonThreads)
+    p.allowCoreThreadTimeOut(true)
+    p
+  }
+
+  /** Threads the pool may run at once. */
+  def maxThreads: Int = pool.getMaximumPoolSize
+
+  /** Sets the bound (from the `spark.bloomparquet.*` conf, once per JVM). */
+  def setMaxThreads(n: Int): Unit = synchronized {
+    require(n >= 1, s"planning threads must be >= 1, got $n")
+    if (n > pool.getMaximumPoolSize) { pool.setMaximumPoolSize(n); pool.setCorePoolSize(n) }
+    else { pool.setCorePoolSize(n); pool.setMaximumPoolSize(n) }
+  }
+
+  /**
+   * Each key's outcome: `fromCache` on the caller first (microseconds when the
+   * footer and filters are cached), then `read` for the others on at most
+   * `parallelism` threads (the caller and pool workers), each pulling the next key.
+   */
+  def forEachFile[K, T](keys: Seq[K], parallelism: Int, fromCache: K => Option[T], read: K => T): Map[K, T] = {
+    val cached = keys.flatMap(k => fromCache(k).map(k -> _)).toMap
+    val uncached = keys.filterNot(cached.contains).toIndexedSeq
+    val workers = math.min(parallelism, uncached.size)
+    val fromPool = if (workers <= 1) uncached.map(k => k -> read(k)) else {
+      val results = new AtomicReferenceArray[(K, T)](uncached.size)
+      val next = new AtomicInteger()
+      val worker: Runnable = () => {
+        var i = next.getAndIncrement()
+        while (i < uncached.size) { results.set(i, uncached(i) -> read(uncached(i))); i = next.getAndIncrement() }
+      }
+      val submitted: Seq[Future[_]] = Seq.fill(workers - 1)(pool.submit(worker))
+      worker.run()
+      submitted.foreach(_.get())
+      uncached.indices.map(results.get)
+    }
+    cached ++ fromPool
+  }
+}
