@@ -14,9 +14,10 @@ class OptionsSuite extends munit.FunSuite {
   private def error(opts: (String, String)*): String =
     intercept[IllegalArgumentException](parse(opts: _*)).getMessage
 
-  test("the format class is a Spark FileFormat with its own identity, and bloomparquet's V1 format") {
+  test("the write format class is a Spark FileFormat with its own identity; the read format does not inherit it") {
     val fallback = new io.bloomparquet.spark.BloomParquetDataSource().fallbackFileFormat
-    assert(classOf[BloomParquetWriteFormat].isAssignableFrom(fallback))
+    assert(!classOf[BloomParquetWriteFormat].isAssignableFrom(fallback))
+    assert(classOf[org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat].isAssignableFrom(fallback))
     val cls = classOf[BloomParquetWriteFormat]
     assert(classOf[org.apache.spark.sql.execution.datasources.FileFormat].isAssignableFrom(cls))
     val f = cls.getDeclaredConstructor().newInstance()
