@@ -4,6 +4,7 @@ import java.util.Locale
 
 import scala.util.Try
 
+import io.bloomparquet.schema.{ColumnName, ColumnResolver, SparkColumn, Unresolved}
 import org.apache.spark.sql.catalyst.util.AttributeNameParser
 import org.apache.spark.sql.types._
 
@@ -104,24 +105,16 @@ object BloomWriteOptions {
 
   /** The Parquet path of column `name` in `schema`, checked to be a supported leaf. */
   def resolve(name: String, schema: StructType, caseSensitive: Boolean, timestampType: String): Seq[String] = {
-    val parts = Try(AttributeNameParser.parseAttributeName(name))
-      .getOrElse(fail(s"option '$Columns': cannot parse column name '$name'"))
-    var struct = schema
-    val path = Seq.newBuilder[String]
-    var leaf: DataType = null
-    parts.zipWithIndex.foreach { case (part, i) =>
-      if (struct == null)
-        fail(s"option '$Columns': '$name' goes inside ${path.result().mkString(".")}, which is not a struct " +
+    val parts = ColumnName.parse(name).getOrElse(fail(s"option '$Columns': cannot parse column name '$name'"))
+    val SparkColumn(path, leaf) = ColumnResolver.spark(schema, parts, caseSensitive).fold({
+      case Unresolved.NotAStruct(at) =>
+        fail(s"option '$Columns': '$name' goes inside ${at.mkString(".")}, which is not a struct " +
           "(arrays and maps are not supported)")
-      val matches = struct.fields.filter(f => if (caseSensitive) f.name == part else f.name.equalsIgnoreCase(part))
-      if (matches.isEmpty)
-        fail(s"option '$Columns': unknown column '$name'; the columns are ${struct.fieldNames.mkString(", ")}" +
-          (if (i == 0) " (partition columns are not stored in the files)" else ""))
-      if (matches.length > 1) fail(s"option '$Columns': '$name' is ambiguous: ${matches.map(_.name).mkString(", ")}")
-      path += matches.head.name
-      leaf = matches.head.dataType
-      struct = leaf match { case s: StructType => s; case _ => null }
-    }
+      case Unresolved.Missing(at, fields) =>
+        fail(s"option '$Columns': unknown column '$name'; the columns are ${fields.mkString(", ")}" +
+          (if (at.isEmpty) " (partition columns are not stored in the files)" else ""))
+      case Unresolved.Ambiguous(_, matches) => fail(s"option '$Columns': '$name' is ambiguous: ${matches.mkString(", ")}")
+    }, identity)
     val desc = s"option '$Columns': column '$name' has type ${leaf.simpleString}"
     leaf match {
       case ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType | DateType |
@@ -137,6 +130,6 @@ object BloomWriteOptions {
       case _ => fail(s"$desc, which is not supported; supported: byte, short, int, long, float, double, decimal, " +
         "string, binary, date, timestamp (not INT96), timestamp_ntz, and those inside structs")
     }
-    path.result()
+    path
   }
 }

@@ -1,5 +1,6 @@
 package io.bloomparquet.pruning
 
+import io.bloomparquet.schema.{ColumnResolver, SparkColumn}
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.types.StructType
@@ -18,7 +19,7 @@ object RuntimeFilters {
   def convert(p: Predicate, schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] =
     (p.name, p.children.toSeq) match {
       case ("IN", (ref: NamedReference) +: literals) if literals.forall(_.isInstanceOf[Literal[_]]) =>
-        SourceFilters.columnAt(ref.fieldNames.toSeq, schema, caseSensitive).flatMap { case (path, t) =>
+        ColumnResolver.spark(schema, ref.fieldNames.toSeq, caseSensitive).toOption.flatMap { case SparkColumn(path, t) =>
           val values = literals.map(_.asInstanceOf[Literal[_]])
           if (!CatalystPredicates.supported(t) || values.exists(_.dataType != t)) None
           else Some(BloomPredicate.in(path, t, values.map(_.value)))

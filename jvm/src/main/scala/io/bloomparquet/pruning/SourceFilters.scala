@@ -1,13 +1,11 @@
 package io.bloomparquet.pruning
 
-import java.util.Locale
-
 import scala.util.Try
 
+import io.bloomparquet.schema.{ColumnName, ColumnResolver, SparkColumn}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
-import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.sources
-import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.types.StructType
 
 /**
  * The V1 counterpart of [[CatalystPredicates]]: Spark's `sources.Filter`s (what
@@ -22,8 +20,8 @@ object SourceFilters {
 
   def convert(f: sources.Filter, schema: StructType, caseSensitive: Boolean): Option[BloomPredicate] = {
     def in(attribute: String, values: Seq[Any]): Option[BloomPredicate] =
-      column(attribute, schema, caseSensitive).filter { case (_, t) => CatalystPredicates.supported(t) }.flatMap {
-        case (path, t) =>
+      column(attribute, schema, caseSensitive).filter(c => CatalystPredicates.supported(c.dataType)).flatMap {
+        case SparkColumn(path, t) =>
           val converted = values.filter(_ != null).map(v => Try(CatalystTypeConverters.convertToCatalyst(v)).toOption)
           if (converted.exists(_.isEmpty)) None else Some(BloomPredicate.in(path, t, converted.flatten))
       }
@@ -38,16 +36,18 @@ object SourceFilters {
     }
   }
 
-  /** The column path and type of a V1 filter's attribute name (dotted, back-quoted for nested fields). */
-  def column(attribute: String, schema: StructType, caseSensitive: Boolean): Option[(Seq[String], DataType)] =
-    columnAt(Try(CatalystSqlParser.parseMultipartIdentifier(attribute)).getOrElse(Seq(attribute)), schema, caseSensitive)
-
-  /** The column path (as the schema spells it) and type of a name path; None when absent or ambiguous. */
-  def columnAt(names: Seq[String], schema: StructType, caseSensitive: Boolean): Option[(Seq[String], DataType)] =
-    names.foldLeft(Option((Seq.empty[String], schema: DataType))) {
-      case (Some((path, st: StructType)), name) =>
-        val hits = st.fields.filter(f => if (caseSensitive) f.name == name else f.name.toLowerCase(Locale.ROOT) == name.toLowerCase(Locale.ROOT))
-        if (hits.length == 1) Some((path :+ hits.head.name, hits.head.dataType)) else None
+  /**
+   * The column a V1 filter's attribute name denotes. Spark quotes the name as a
+   * multipart identifier (`a.b`, `` `a.b` ``) only for sources it pushes nested
+   * predicates to; for others (this one, by default) it is a top-level name as
+   * is, dots and all. Both readings are tried, and one column must come out: a
+   * top-level `a.b` next to a struct `a` with a field `b` is left alone.
+   */
+  def column(attribute: String, schema: StructType, caseSensitive: Boolean): Option[SparkColumn] = {
+    val readings = (Seq(attribute) +: ColumnName.parse(attribute).toSeq).distinct
+    readings.flatMap(ColumnResolver.spark(schema, _, caseSensitive).toOption).distinct match {
+      case Seq(one) => Some(one)
       case _ => None
     }
+  }
 }

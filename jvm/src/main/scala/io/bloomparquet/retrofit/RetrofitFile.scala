@@ -1,6 +1,6 @@
 package io.bloomparquet.retrofit
 
-import java.util.{Locale, UUID}
+import java.util.UUID
 
 import scala.jdk.CollectionConverters._
 import scala.util.Try
@@ -8,17 +8,17 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
+import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
 import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterReader}
 import io.bloomparquet.write.ChunkFilter
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
 import org.apache.parquet.HadoopReadOptions
-import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.format.FileMetaData
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
-import org.apache.spark.sql.catalyst.util.AttributeNameParser
+import org.apache.parquet.schema.MessageType
 
 /** What retrofitting one file did. */
 final case class RetrofitResult(path: String, status: String, columns: Seq[String], chunks: Int,
@@ -39,7 +39,9 @@ object RetrofitFile {
   val TempMarker = ".bloomparquet-retrofit-"
   private val CopyBuffer = 1 << 20
 
-  def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean): RetrofitResult = {
+  /** `caseSensitive`: the session's `spark.sql.caseSensitive`, which column names follow. */
+  def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean,
+      caseSensitive: Boolean): RetrofitResult = {
     val started = System.nanoTime()
     def seconds = (System.nanoTime() - started) / 1e9
     // Local files: write without Hadoop's checksum side files (see rename).
@@ -54,7 +56,7 @@ object RetrofitFile {
     // The footer read above, converted: the column reader below need not read and parse it again.
     val footer = new ParquetMetadataConverter().fromParquetMetadata(fmd)
     val schema = footer.getFileMetaData.getSchema
-    val columns = names.map(n => resolve(n, schema.getColumns.asScala.toSeq, path))
+    val columns = names.map(n => resolve(n, schema, caseSensitive, path).descriptor)
     val input = HadoopInputFile.fromStatus(status, conf)
     var reader: ParquetFileReader = null // opened only when there is something to hash
     try {
@@ -93,19 +95,19 @@ object RetrofitFile {
     } finally if (reader != null) reader.close()
   }
 
-  private def resolve(name: String, leaves: Seq[ColumnDescriptor], path: Path): ColumnDescriptor = {
-    val parts = Try(AttributeNameParser.parseAttributeName(name)).getOrElse(Seq(name))
-    def lower(p: Seq[String]) = p.map(_.toLowerCase(Locale.ROOT))
-    val c = leaves.find(_.getPath.toSeq == parts)
-      .orElse(leaves.filter(d => lower(d.getPath.toSeq) == lower(parts)) match { case Seq(one) => Some(one); case _ => None })
-      .getOrElse(throw new IllegalArgumentException(s"$path: unknown column '$name'; its leaf columns are " +
-        leaves.map(_.getPath.mkString(".")).mkString(", ")))
-    val t = c.getPrimitiveType.getPrimitiveTypeName
-    if (!ParquetHash.hasBloomHash(t))
-      throw new IllegalArgumentException(s"$path: column '$name' is $t, which has no bloom filter")
-    if (c.getMaxRepetitionLevel > 0)
-      throw new IllegalArgumentException(s"$path: column '$name' is inside an array or map; only struct fields are supported")
-    c
+  /** The leaf `name` denotes (a name that does not parse is taken as one top-level name), checked to take a filter. */
+  private def resolve(name: String, schema: MessageType, caseSensitive: Boolean, path: Path): ParquetLeaf = {
+    def refuse(why: String) = throw new IllegalArgumentException(s"$path: $why")
+    val parts = ColumnName.parse(name).getOrElse(Seq(name))
+    val leaf = ColumnResolver.parquet(schema, parts, caseSensitive).fold({
+      case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")
+      case _: Unresolved.Repeated => refuse(s"column '$name' is inside an array or map; only struct fields are supported")
+      case _ => refuse(s"unknown column '$name'; its leaf columns are " +
+        schema.getColumns.asScala.map(_.getPath.mkString(".")).mkString(", "))
+    }, identity)
+    val t = leaf.primitive.getPrimitiveTypeName
+    if (!ParquetHash.hasBloomHash(t)) refuse(s"column '$name' is $t, which has no bloom filter")
+    leaf
   }
 
   /** Writes the new file beside the original, checks it, renames it over the original. Returns its length. */

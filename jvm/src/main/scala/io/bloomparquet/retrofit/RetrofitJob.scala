@@ -27,9 +27,10 @@ object RetrofitJob {
     if (files.isEmpty) return Nil
     val shipped = new SerializableConfiguration(conf)
     val cols = columns.toVector
+    val caseSensitive = SparkCompat.caseSensitive(spark)
     spark.sparkContext
       .parallelize(files, files.size)
-      .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite))
+      .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite, caseSensitive))
       .collect()
       .toSeq
   }

@@ -48,7 +48,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema))
+    val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema, caseSensitive))
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =
@@ -66,12 +66,13 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     }
   }
 
-  private def withheld(mode: SparkPushdown, f: Filter, schema: StructType): Boolean = mode match {
+  private def withheld(mode: SparkPushdown, f: Filter, schema: StructType, caseSensitive: Boolean): Boolean = mode match {
     case SparkPushdown.All => false
     case SparkPushdown.Off => true
     case SparkPushdown.Safe => f.references.exists { r =>
-      // An unresolvable reference is withheld too: Spark still evaluates it after the scan.
-      SourceFilters.column(r, schema, caseSensitive = false).forall { case (_, t) => t == FloatType || t == DoubleType }
+      // An unresolvable reference is withheld too (Spark still evaluates it after the scan): one its
+      // Parquet pushdown could take for another column, e.g. a top-level `a.b` next to struct `a`.
+      SourceFilters.column(r, schema, caseSensitive).forall(c => c.dataType == FloatType || c.dataType == DoubleType)
     }
   }
 }

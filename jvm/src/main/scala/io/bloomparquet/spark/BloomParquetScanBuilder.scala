@@ -1,10 +1,9 @@
 package io.bloomparquet.spark
 
-import java.util.Locale
-
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.BloomReadOptions
 import io.bloomparquet.pruning.CatalystPredicates
+import io.bloomparquet.schema.ColumnResolver
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
@@ -26,12 +25,14 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
   // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
   private var withheld = Seq.empty[Expression]
 
-  private lazy val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-  private def onPartitionColumn(e: Expression) = e.references.exists(a => partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
+  private lazy val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.toSeq
+  // Without case whatever the session says: a name that may be a partition column is treated as one.
+  private def isPartitionColumn(name: String) = partitionColumns.exists(ColumnResolver.sameName(_, name, caseSensitive = false))
+  private def onPartitionColumn(e: Expression) = e.references.exists(a => isPartitionColumn(a.name))
 
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
-      e.deterministic && e.references.exists(a => !partitionColumns.contains(a.name.toLowerCase(Locale.ROOT)))
+      e.deterministic && e.references.exists(a => !isPartitionColumn(a.name))
     val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdownFilter.withhold(settings.sparkPushdown, e))
     withheld = hide
     delegate.pushFilters(show) ++ hide

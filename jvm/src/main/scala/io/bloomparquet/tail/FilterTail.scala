@@ -7,6 +7,7 @@ import java.nio.{ByteBuffer, ByteOrder}
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
+import io.bloomparquet.schema.ColumnResolver
 import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
   ColumnChunk, FileMetaData, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
 
@@ -61,14 +62,12 @@ object FilterTail {
     start + md.getTotal_compressed_size
   }
 
-  /** Index of the column chunk with `path` (exact match) in every row group, or None. */
+  /** Index of the column chunk with `path` (as the file spells it: exact match) in every row group, or None. */
   def columnIndex(fmd: FileMetaData, path: Seq[String]): Option[Int] = {
+    def pathOf(c: ColumnChunk) = c.getMeta_data.getPath_in_schema.asScala.toSeq
     val rgs = fmd.getRow_groups.asScala
-    if (rgs.isEmpty) return None
-    val idx = rgs.head.getColumns.asScala.indexWhere(_.getMeta_data.getPath_in_schema.asScala.toSeq == path)
-    if (idx < 0 || !rgs.forall(rg => rg.getColumns.size > idx &&
-        rg.getColumns.get(idx).getMeta_data.getPath_in_schema.asScala.toSeq == path)) None
-    else Some(idx)
+    rgs.headOption.flatMap(rg => ColumnResolver.leaf(rg.getColumns.asScala.toSeq.map(pathOf), path, caseSensitive = true).toOption)
+      .filter(idx => rgs.forall(rg => rg.getColumns.size > idx && pathOf(rg.getColumns.get(idx)) == path))
   }
 
   private def header(numBytes: Int): BloomFilterHeader = new BloomFilterHeader(
