@@ -38,13 +38,15 @@ object SourceFilters {
 
   /**
    * The column a V1 filter's attribute name denotes. Spark quotes the name as a
-   * multipart identifier (`a.b`, `` `a.b` ``) only for sources it pushes nested
-   * predicates to; for others (this one, by default) it is a top-level name as
-   * is, dots and all. Both readings are tried, and one column must come out: a
-   * top-level `a.b` next to a struct `a` with a field `b` is left alone.
+   * multipart identifier (`a.b`, `` `a.b` ``, `` `my col` ``) for sources it
+   * pushes nested predicates to (`spark.sql.optimizer.nestedPredicatePushdownSupportedFileSources`);
+   * to others, this one by default, it passes a top-level name as it is, and
+   * never one with a dot. Both readings are tried and must agree on one column:
+   * a column named `` `x` `` (backticks and all) next to one named `x` is left alone.
    */
   def column(attribute: String, schema: StructType, caseSensitive: Boolean): Option[SparkColumn] = {
-    val readings = (Seq(attribute) +: ColumnName.parse(attribute).toSeq).distinct
+    val asIs = if (attribute.contains('.')) None else Some(Seq(attribute))
+    val readings = (ColumnName.parse(attribute).toOption ++ asIs).toSeq.distinct
     readings.flatMap(ColumnResolver.spark(schema, _, caseSensitive).toOption).distinct match {
       case Seq(one) => Some(one)
       case _ => None

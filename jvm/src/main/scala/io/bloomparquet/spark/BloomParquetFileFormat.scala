@@ -70,8 +70,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     case SparkPushdown.All => false
     case SparkPushdown.Off => true
     case SparkPushdown.Safe => f.references.exists { r =>
-      // An unresolvable reference is withheld too (Spark still evaluates it after the scan): one its
-      // Parquet pushdown could take for another column, e.g. a top-level `a.b` next to struct `a`.
+      // An unresolvable (or ambiguous) reference is withheld too: Spark still evaluates it after the scan.
       SourceFilters.column(r, schema, caseSensitive).forall(c => c.dataType == FloatType || c.dataType == DoubleType)
     }
   }

@@ -6,18 +6,20 @@ import org.apache.spark.sql.types._
 class SourceFiltersSuite extends munit.FunSuite {
 
   private val struct = StructField("a", StructType(Seq(StructField("b", LongType))))
-  private val dotted = StructField("a.b", IntegerType)
+  private def schema(names: String*) = StructType(names.map(StructField(_, IntegerType)) :+ struct)
 
-  test("a V1 attribute name is read quoted or as one top-level name, whichever denotes a column") {
-    val both = StructType(Seq(dotted, struct))
-    assertEquals(SourceFilters.column("`a.b`", both, caseSensitive = true), Some(SparkColumn(Seq("a.b"), IntegerType)))
-    assertEquals(SourceFilters.column("a.b", StructType(Seq(dotted)), caseSensitive = true),
-      Some(SparkColumn(Seq("a.b"), IntegerType)))
-    assertEquals(SourceFilters.column("a.b", StructType(Seq(struct)), caseSensitive = true),
-      Some(SparkColumn(Seq("a", "b"), LongType)))
-    // Both readings denote a column: which one Spark meant depends on how it quoted; none is probed.
-    assertEquals(SourceFilters.column("a.b", both, caseSensitive = true), None)
-    assertEquals(SourceFilters.column("A.B", StructType(Seq(dotted)), caseSensitive = false),
-      Some(SparkColumn(Seq("a.b"), IntegerType)))
+  test("a V1 attribute name: quoted, or (without a dot) a top-level name as it is; both readings must agree") {
+    val dotted = schema("a.b")
+    assertEquals(SourceFilters.column("`a.b`", dotted, caseSensitive = true), Some(SparkColumn(Seq("a.b"), IntegerType)))
+    assertEquals(SourceFilters.column("a.b", dotted, caseSensitive = true), Some(SparkColumn(Seq("a", "b"), LongType)))
+    assertEquals(SourceFilters.column("A.B", dotted, caseSensitive = false), Some(SparkColumn(Seq("a", "b"), LongType)))
+    assertEquals(SourceFilters.column("`my col`", schema("my col"), caseSensitive = true),
+      Some(SparkColumn(Seq("my col"), IntegerType)))
+    assertEquals(SourceFilters.column("my col", schema("my col"), caseSensitive = true),
+      Some(SparkColumn(Seq("my col"), IntegerType)))
+    assertEquals(SourceFilters.column("x`y", schema("x`y"), caseSensitive = true), Some(SparkColumn(Seq("x`y"), IntegerType)))
+    assertEquals(SourceFilters.column("`x`", schema("`x`"), caseSensitive = true), Some(SparkColumn(Seq("`x`"), IntegerType)))
+    assertEquals(SourceFilters.column("`x`", schema("`x`", "x"), caseSensitive = true), None)
+    assertEquals(SourceFilters.column("id", schema("id", "ID"), caseSensitive = false), None)
   }
 }
