@@ -178,7 +178,7 @@ def main() -> int:
     qs = {k: star_dimension(spark, v[5:], out / "dim" / str(i)) if v.startswith("STAR:") else v
           for i, (k, v) in enumerate(qs.items())}
     # Warm up JIT and file listing; bloomparquet without its cache, so round 1 reads footers and filters.
-    warm = {"bloomparquet": bp.read_bloom(spark, path, bloom_cache_mb=0)}
+    warm = {"bloomparquet": bp.read_bloom(spark, path, bloom_cache=False)}
     for name, (df, conf) in readers.items():
         with _session_conf(spark, conf):
             warm.get(name, df).where("order_id = 1").count()

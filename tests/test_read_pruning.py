@@ -115,7 +115,7 @@ def test_repeated_query_reads_nothing_again(spark, lake: Path) -> None:  # noqa:
     _run(df.where("user_id = 77777"))
     _, m = _run(df.where("user_id = 77777"))
     assert m["bloomFootersRead"] == 0 and m["bloomFilterBytesRead"] == 0
-    _, m = _run(bp.read_bloom(spark, str(lake), bloom_cache_mb=0).where("user_id = 77777"))
+    _, m = _run(bp.read_bloom(spark, str(lake), bloom_cache=False).where("user_id = 77777"))
     assert m["bloomFootersRead"] == FILES and m["bloomFilterBytesRead"] > 0
 
 
@@ -157,14 +157,14 @@ def test_invalid_options_name_the_option(spark, lake: Path) -> None:  # noqa: AN
 
     cases = {"bloom.mode": ("bogus", "plan, task"), "bloom.enabled": ("yes", "true or false"),
              "bloom.cacheMb": ("-1", "0 to"), "bloom.planningParallelism": ("0", "1 to 1024"),
-             "bloom.sparkPushdown": ("some", "safe, all, none"), "BLOOM.NOPE": ("1", "read options are")}
+             "bloom.sparkPushdown": ("some", "safe, all, none"), "BLOOM.NOPE": ("1", "did you mean 'bloom.mode'?")}
     for key, (value, allowed) in cases.items():
         with pytest.raises((Py4JJavaError, PySparkException, IllegalArgumentException := Exception)) as e:
             spark.read.format("bloomparquet").option(key, value).load(str(lake)).where("user_id = 1").collect()
         assert key.lower() in str(e.value).lower() and allowed in str(e.value), str(e.value)[:300]
-    with pytest.raises(ValueError, match="bloom.mode"):
+    with pytest.raises(ValueError, match="option 'bloom.mode' = 'fast': expected one of plan, task"):
         bp.read_options(mode="fast")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="bloom.cacheMb"):
+    with pytest.raises(ValueError, match="option 'bloom.cacheMb' = '-5': expected an integer from 0 to 1048576"):
         bp.read_options(cache_mb=-5)
 
 

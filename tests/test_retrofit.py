@@ -161,7 +161,7 @@ def test_bad_columns_are_refused(spark, dataset, columns, message) -> None:  # n
 
 
 def test_encrypted_and_bad_fpp_refused(spark, dataset) -> None:  # noqa: ANN001
-    with pytest.raises(ValueError, match="fpp"):
+    with pytest.raises(ValueError, match="option 'bloom.fpp' = '1.5': expected a probability"):
         bloomparquet.retrofit(spark, str(dataset), ["email"], fpp=1.5)
     fake = dataset / "enc" / "x.parquet"
     fake.parent.mkdir()

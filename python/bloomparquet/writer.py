@@ -6,28 +6,17 @@ row group, each sized for the row group's real distinct count at the requested
 false-positive probability (no NDV guess needed). ``retrofit`` adds such filters
 to Parquet files that already exist, without rewriting their data.
 
-Write options (keys are case-insensitive):
-
-=======================  ===========================================================  ==============
-key                      value                                                        default
-=======================  ===========================================================  ==============
-``bloom.columns``        comma-separated columns; ``a.b`` is field ``b`` of struct     none
-                         ``a``; backticks quote names containing dots
-``bloom.fpp``            false-positive probability, strictly between 0 and 1          ``0.01``
-``bloom.fpp.<column>``   FPP of one column                                             ``bloom.fpp``
-``bloom.ndv.<column>``   distinct values per row group (integer >= 1); size for it     counted
-                         instead of counting
-``bloom.sizing``         ``exact`` (count distinct values per row group) or ``fold``   ``exact``
-``bloom.fold.maxndv``    ``fold`` only: values the initial filter is sized for         ``4194304``
-=======================  ===========================================================  ==============
-
-Other options (``compression``, ``parquet.*``, ...) work as with ``format("parquet")``.
+Every option (key, default, what it accepts) is in docs/user-guide.md, "Options";
+they are checked here as the JVM checks them. Other options (``compression``,
+``parquet.*``, ...) work as with ``format("parquet")``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from . import _options
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -44,23 +33,29 @@ def bloom_options(
     """The ``bloom.*`` options for ``columns``.
 
     ``fpp`` is one probability for every column or a ``{column: fpp}`` mapping
-    (columns not in it get 0.01); ``ndv`` likewise gives distinct values per row
-    group, by default counted exactly while writing. Values are checked by the
-    JVM when the write starts, before any data is written.
+    (columns not in it get ``bloom.fpp``'s default); ``ndv`` likewise gives distinct
+    values per row group, by default counted exactly while writing. Values are
+    checked here (``ValueError`` naming the option); columns are checked against
+    the schema by the JVM when the write starts, before any data is written.
     """
+    cols = _columns(columns)
+    opts: dict[str, object] = {"bloom.columns": ",".join(cols)}
+    if isinstance(fpp, Mapping):
+        opts.update({f"bloom.fpp.{c}": v for c, v in fpp.items()})
+    else:
+        opts["bloom.fpp"] = fpp
+    if isinstance(ndv, Mapping):
+        opts.update({f"bloom.ndv.{c}": v for c, v in ndv.items()})
+    elif ndv is not None:
+        opts.update({f"bloom.ndv.{c}": ndv for c in cols})
+    return _options.checked(opts, scopes=("write",))
+
+
+def _columns(columns: Sequence[str] | str) -> list[str]:
     cols = [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
     if not cols:
         raise ValueError("columns: give at least one column")
-    opts = {"bloom.columns": ",".join(cols)}
-    if isinstance(fpp, Mapping):
-        opts.update({f"bloom.fpp.{c}": str(float(v)) for c, v in fpp.items()})
-    else:
-        opts["bloom.fpp"] = repr(float(fpp))
-    if isinstance(ndv, Mapping):
-        opts.update({f"bloom.ndv.{c}": str(int(v)) for c, v in ndv.items()})
-    elif ndv is not None:
-        opts.update({f"bloom.ndv.{c}": str(int(ndv)) for c in cols})
-    return opts
+    return cols
 
 
 def write_bloom(
@@ -77,14 +72,12 @@ def write_bloom(
     Same as ``df.write.format(WRITE_FORMAT).options(**bloom_options(columns, fpp, ndv))
     .options(**options).mode(mode).save(path)``. ``options`` are any other
     write options (``partitionBy`` is not an option: partition ``df.write`` yourself
-    with :func:`bloom_options`). Raises pyspark's ``IllegalArgumentException``
+    with :func:`bloom_options`), ``bloom.*`` ones checked too. Raises pyspark's ``IllegalArgumentException``
     naming the option for an unknown column, an FPP outside (0, 1), a bad NDV or
     an unsupported column type (boolean, INT96 timestamps, arrays, maps).
     """
-    writer = df.write.format(WRITE_FORMAT).options(**bloom_options(columns, fpp, ndv)).mode(mode)
-    if options:
-        writer = writer.options(**{k: str(v) for k, v in options.items()})
-    writer.save(path)
+    opts = {**bloom_options(columns, fpp, ndv), **_options.checked(options)}
+    df.write.format(WRITE_FORMAT).options(**opts).mode(mode).save(path)
 
 
 def retrofit(
@@ -107,11 +100,8 @@ def retrofit(
     path, status (``retrofitted`` or ``unchanged``), columns, chunks, filter_bytes,
     file_bytes, seconds.
     """
-    cols = [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
-    if not cols:
-        raise ValueError("columns: give at least one column")
-    if not 0.0 < float(fpp) < 1.0:
-        raise ValueError(f"fpp must be strictly between 0 and 1, got {fpp}")
+    cols = _columns(columns)
+    _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
     jvm = spark._jvm  # type: ignore[attr-defined]
     job = jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()

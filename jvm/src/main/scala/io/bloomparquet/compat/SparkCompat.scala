@@ -2,6 +2,7 @@ package io.bloomparquet.compat
 
 import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
+import org.apache.spark.SparkEnv
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
@@ -85,6 +86,9 @@ object SparkCompat {
     val max = math.max(sqlConf(spark).maxMetadataStringLength, 4)
     if (value.length <= max) value else value.take(max - 3) + "..."
   }
+
+  /** A Spark conf of this JVM's SparkEnv (executors; the driver's SparkContext conf), if any. */
+  def envConf(key: String): Option[String] = Option(SparkEnv.get).flatMap(_.conf.getOption(key))
 
   /** The executed plan of a classic (non-Connect) Dataset. */
   def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = df match {

@@ -8,7 +8,6 @@ object Sizing {
   /** Insert into one large filter, estimate the count from its fill, fold once (see [[SbbfFold]]). */
   case object Fold extends Sizing("fold")
   val all: Seq[Sizing] = Seq(Exact, Fold)
-  def parse(s: String): Option[Sizing] = all.find(_.name == s)
 }
 
 /**

@@ -2,6 +2,7 @@ package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 
+import io.bloomparquet.options.OptionRegistry
 import io.bloomparquet.sbbf.BloomFilterRead
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
@@ -40,8 +41,9 @@ object FileBloomIndexCache {
   private final class Entry(val index: FileBloomIndex, var weight: Long)
   private val entries = new java.util.LinkedHashMap[FileKey, Entry](64, 0.75f, true)
   private var total = 0L
-  private var budget: Long = 256L << 20
+  private var budget: Long = OptionRegistry.CacheMaxMb.default.get << 20
 
+  /** Sets the bound (`spark.bloomparquet.cache.maxMb`, once per JVM: [[io.bloomparquet.spark.ProcessConfs]]). */
   def setBudget(bytes: Long): Unit = synchronized { budget = bytes; evict() }
 
   def get(key: FileKey): Option[FileBloomIndex] = synchronized(Option(entries.get(key)).map(_.index))

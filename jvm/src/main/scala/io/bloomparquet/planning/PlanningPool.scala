@@ -3,6 +3,8 @@ package io.bloomparquet.planning
 import java.util.concurrent.atomic.{AtomicInteger, AtomicReferenceArray}
 import java.util.concurrent.{Future, LinkedBlockingQueue, ThreadFactory, ThreadPoolExecutor, TimeUnit}
 
+import io.bloomparquet.options.OptionRegistry
+
 /**
  * The JVM-wide pool that reads footers and filters while planning: at most
  * [[maxThreads]] daemon threads, idle ones retired after a minute. Queries
@@ -10,8 +12,6 @@ import java.util.concurrent.{Future, LinkedBlockingQueue, ThreadFactory, ThreadP
  * works too, so a saturated pool slows planning but never stalls it.
  */
 object PlanningPool {
-  val DefaultMaxThreads = 16
-
   private val daemonThreads: ThreadFactory = (r: Runnable) => {
     val t = new Thread(r, "bloomparquet-planning")
     t.setDaemon(true)
@@ -19,7 +19,8 @@ object PlanningPool {
   }
 
   private lazy val pool: ThreadPoolExecutor = {
-    val p = new ThreadPoolExecutor(DefaultMaxThreads, DefaultMaxThreads, 60L, TimeUnit.SECONDS,
+    val threads = OptionRegistry.PlanningThreads.default.get.toInt
+    val p = new ThreadPoolExecutor(threads, threads, 60L, TimeUnit.SECONDS,
       new LinkedBlockingQueue[Runnable](), daemonThreads)
     p.allowCoreThreadTimeOut(true)
     p
@@ -28,7 +29,7 @@ object PlanningPool {
   /** Threads the pool may run at once. */
   def maxThreads: Int = pool.getMaximumPoolSize
 
-  /** Sets the bound (from the `spark.bloomparquet.*` conf, once per JVM). */
+  /** Sets the bound (`spark.bloomparquet.planning.threads`, once per JVM: [[io.bloomparquet.spark.ProcessConfs]]). */
   def setMaxThreads(n: Int): Unit = synchronized {
     require(n >= 1, s"planning threads must be >= 1, got $n")
     if (n > pool.getMaximumPoolSize) { pool.setMaximumPoolSize(n); pool.setCorePoolSize(n) }

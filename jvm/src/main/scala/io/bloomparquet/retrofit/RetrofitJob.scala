@@ -3,7 +3,7 @@ package io.bloomparquet.retrofit
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomWriteOptions
+import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.spark.sql.SparkSession
@@ -20,7 +20,8 @@ object RetrofitJob {
   def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {
     require(columns.nonEmpty, "retrofit: give at least one column")
-    BloomWriteOptions.checkFpp("retrofit: fpp", fpp)
+    OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString,
+      OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
     val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)

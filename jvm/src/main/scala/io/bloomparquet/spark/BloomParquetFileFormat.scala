@@ -46,6 +46,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       filters: Seq[Filter],
       options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
+    ProcessConfs.applyOnDriver(sparkSession)
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema, caseSensitive))
@@ -58,9 +59,9 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       case None => read
       case Some(p) =>
         val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
-        val cacheBytes = settings.cacheBytes
+        val useCache = settings.useCache
         (file: PartitionedFile) => {
-          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, cacheBytes, 1)
+          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1)
           kept.iterator.flatMap(read)
         }
     }

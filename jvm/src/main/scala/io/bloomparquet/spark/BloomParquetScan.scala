@@ -49,7 +49,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
     val base = super.partitions
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      SparkCompat.caseSensitive(sparkSession), settings.cacheBytes, settings.planningParallelism)
+      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism)
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
     (if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts)
   }
@@ -76,7 +76,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
         val conf = SparkCompat.broadcastConf(factory)
           .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
-        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.cacheBytes)
+        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache)
       case _ => factory
     }
   }

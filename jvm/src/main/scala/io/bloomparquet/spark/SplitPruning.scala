@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, PlanningPool}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool}
 import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -16,12 +16,9 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
  */
 object SplitPruning {
 
-  /**
-   * `cacheBytes`: the process-wide footer and filter cache's budget (0: this
-   * query neither reads nor fills it, and leaves it as it is).
-   */
+  /** `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`). */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      cacheBytes: Long, parallelism: Int): (Seq[PartitionedFile], PruningCounts) = {
+      useCache: Boolean, parallelism: Int): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
@@ -30,8 +27,7 @@ object SplitPruning {
       return (Seq.empty, PruningCounts(filesTotal = keys.size, filesPruned = keys.size,
         pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
     }
-    val useCache = cacheBytes > 0
-    if (useCache) FileBloomIndexCache.setBudget(cacheBytes)
+    ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
     val outcomes = PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,

@@ -1,0 +1,68 @@
+package io.bloomparquet.options
+
+import io.bloomparquet.options.OptionKind._
+import io.bloomparquet.options.Scope._
+
+/**
+ * Every option of bloomparquet, in one place: read, write and retrofit options
+ * and the process-wide Spark confs. Validation ([[OptionValidator]]), the
+ * typed views ([[BloomReadOptions]], [[BloomWriteOptions]]), the Python mirror
+ * (`python/bloomparquet/_options.json`) and the options tables of
+ * docs/user-guide.md all come from here (`bin/gen-options` regenerates the last two).
+ */
+object OptionRegistry {
+  private val TableScopes = Seq(Read, Write)
+
+  // --- read ---
+  val Enabled: OptionSpec[Boolean] = OptionSpec("bloom.enabled", Bool, Some(true), Seq(Read),
+    "prune row groups and files with bloom filters and statistics at all")
+  val Mode: OptionSpec[PruningMode] = OptionSpec("bloom.mode", new OneOf(PruningMode.all, (_: PruningMode).name),
+    Some(PruningMode.Plan),
+    Seq(Read), "plan: prune on the driver before any task starts (no task for a file with no surviving row group); " +
+      "task: prune inside each task, so planning reads no footer however many files")
+  val Cache: OptionSpec[Boolean] = OptionSpec("bloom.cache", Bool, Some(true), Seq(Read),
+    "use the JVM's footer and filter cache (sized by spark.bloomparquet.cache.maxMb); false: this query neither reads " +
+      "nor fills it",
+    deprecatedKeys = Seq(DeprecatedKey("bloom.cacheMb", IntRange(0, 1L << 20),
+      "0 means bloom.cache=false; the cache size is now spark.bloomparquet.cache.maxMb and other values do not " +
+        "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
+  val PlanningParallelism: OptionSpec[Long] = OptionSpec("bloom.planningParallelism", IntRange(1, 1024), Some(16L),
+    Seq(Read), "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads)")
+  val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
+    new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
+    "filters Spark's own Parquet pushdown also gets inside tasks: safe = all but those on float/double columns " +
+      "(parquet-java skips row groups holding only -0.0 for x = 0.0, a wrong result), all, none")
+
+  // --- write and retrofit ---
+  val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit),
+    "the columns to write bloom filters for", defaultDoc = "none: plain Parquet")
+  val Fpp: OptionSpec[Double] = OptionSpec("bloom.fpp", Probability, Some(0.01), Seq(Write, Retrofit),
+    "false-positive probability of every filter")
+  val ColumnFpp: OptionSpec[Double] = OptionSpec("bloom.fpp.<column>", Probability, None, Seq(Write),
+    "false-positive probability of one column's filters", defaultDoc = "bloom.fpp")
+  val ColumnNdv: OptionSpec[Long] = OptionSpec("bloom.ndv.<column>", IntRange(1, Long.MaxValue), None, Seq(Write),
+    "distinct values per row group: size every filter of the column for it instead of counting",
+    defaultDoc = "counted")
+  val SizingKey: OptionSpec[Sizing] = OptionSpec("bloom.sizing", new OneOf(Sizing.all, (_: Sizing).name),
+    Some(Sizing.Exact), Seq(Write), "exact: count each row group's distinct values, then build the filter; fold: insert into one large " +
+      "filter, estimate the count from its fill, fold it once")
+  val FoldMaxNdv: OptionSpec[Long] = OptionSpec("bloom.fold.maxNdv", IntRange(1, Long.MaxValue),
+    Some(BloomColumn.DefaultFoldMaxNdv), Seq(Write), "fold only: distinct values the initial filter is sized for")
+  val Overwrite: OptionSpec[Boolean] = OptionSpec("bloom.overwrite", Bool, Some(false), Seq(Retrofit),
+    "replace the filters chunks already have (otherwise they are kept)")
+
+  // --- process-wide Spark confs ---
+  val CacheMaxMb: OptionSpec[Long] = OptionSpec("spark.bloomparquet.cache.maxMb", IntRange(0, 1L << 20), Some(256L),
+    Seq(Session), "MiB of footers and filters cached per JVM (driver, and executors in task mode) across queries, " +
+      "keyed by path, length and modification time; 0: nothing is cached")
+  val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
+    Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
+
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, SparkPushdownKey, Columns, Fpp, ColumnFpp,
+    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads)
+
+  /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
+  val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))
+
+  def inScope(scope: Scope): Seq[OptionSpec[_]] = all.filter(_.scopes.contains(scope))
+}

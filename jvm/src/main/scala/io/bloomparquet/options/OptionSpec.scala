@@ -1,0 +1,58 @@
+package io.bloomparquet.options
+
+import java.util.Locale
+
+/** Where an option is given. */
+sealed abstract class Scope(val name: String)
+object Scope {
+  /** `spark.read.format("bloomparquet").option(...)`, a table's OPTIONS. */
+  case object Read extends Scope("read")
+  /** `df.write.format(...).option(...)`, a table's OPTIONS. */
+  case object Write extends Scope("write")
+  /** The arguments of `retrofit` (Python, CLI, [[io.bloomparquet.retrofit.RetrofitJob]]). */
+  case object Retrofit extends Scope("retrofit")
+  /** A Spark conf (`--conf`, the session builder), read once per JVM. */
+  case object Session extends Scope("session")
+  val all: Seq[Scope] = Seq(Read, Write, Retrofit, Session)
+}
+
+/**
+ * A key that used to name an option: still accepted with a warning. Its value is
+ * checked as `kind` and becomes the option's value through `toOption`.
+ */
+final case class DeprecatedKey(key: String, kind: OptionKind[_], note: String)(val toOption: String => String)
+
+/**
+ * One option: its key (Spark's style, dot-separated lowerCamelCase; matched
+ * without case), what it accepts, its default and where it is given. A key
+ * ending in `<column>` is a prefix: `bloom.fpp.<column>` matches `bloom.fpp.email`.
+ *
+ * @param defaultDoc the default as docs show it, when [[default]] is None
+ */
+final case class OptionSpec[T](key: String, kind: OptionKind[T], default: Option[T], scopes: Seq[Scope], doc: String,
+    defaultDoc: String = "", deprecatedKeys: Seq[DeprecatedKey] = Nil) {
+
+  val isPerColumn: Boolean = key.endsWith(OptionSpec.ColumnPlaceholder)
+  /** For a per-column option, what precedes the column name. */
+  val prefix: String = key.stripSuffix(OptionSpec.ColumnPlaceholder)
+
+  /** Whether `lowerKey` (lower case) names this option. */
+  def names(lowerKey: String): Boolean =
+    if (isPerColumn) lowerKey.startsWith(prefix.toLowerCase(Locale.ROOT)) && lowerKey.length > prefix.length
+    else lowerKey == key.toLowerCase(Locale.ROOT)
+
+  def shownDefault: String = default.map(kind.render).getOrElse(defaultDoc)
+
+  /** `text` parsed, or an error naming `givenKey`, the value and what is accepted. */
+  def parse(givenKey: String, text: String): T =
+    kind.parse(text.trim).getOrElse(OptionSpec.reject(givenKey, text, kind))
+}
+
+object OptionSpec {
+  val ColumnPlaceholder = "<column>"
+
+  def reject(key: String, text: String, kind: OptionKind[_]): Nothing =
+    fail(s"option '$key' = '$text': expected ${kind.allowed}")
+
+  def fail(message: String): Nothing = throw new IllegalArgumentException(s"bloomparquet: $message")
+}
