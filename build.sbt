@@ -69,6 +69,8 @@ lazy val jvm = (project in file("jvm"))
     Compile / doc / javacOptions := Seq("--add-modules", "jdk.incubator.vector"),
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Xlint:_,-missing-interpolator"),
     Compile / packageBin / artifactPath := baseDirectory.value / "target" / "bloomparquet.jar",
+    // Test-only py4j entry points and file systems for the Python tests (bin/setup, bin/test).
+    Test / packageBin / artifactPath := baseDirectory.value / "target" / "bloomparquet-tests.jar",
     Test / fork := true,
     Test / javaOptions ++= jvmFlags ++ Seq("-Xmx3g"),
     Test / parallelExecution := false,

@@ -1,9 +1,10 @@
-"""Shared fixtures: one local SparkSession with the bloomparquet jar for the run."""
+"""Shared fixtures: one local SparkSession with the bloomparquet jar and its test jar for the run."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -14,35 +15,46 @@ settings.register_profile("long", max_examples=1000, deadline=None)
 settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "default")
 
 
+# Test-only JVM code (TestBridge, FailingFileSystem), built by bin/setup and bin/test.
+TEST_JAR = Path(__file__).resolve().parents[1] / "jvm" / "target" / "bloomparquet-tests.jar"
+
+
 @pytest.fixture(scope="session")
 def spark() -> Iterator[object]:
     import bloomparquet
 
-    session = bloomparquet.session(**{"spark.sql.session.timeZone": "UTC"})
+    if not TEST_JAR.is_file():
+        raise FileNotFoundError(f"{TEST_JAR} not found: run bin/setup (or bin/sbt jvm/Test/package)")
+    jar = str(TEST_JAR)
+    conf = {"spark.sql.session.timeZone": "UTC", "spark.jars": jar, "spark.driver.extraClassPath": jar}
+    session = bloomparquet.session(**conf)
     yield session
     session.stop()
 
 
 class _Bridge:
-    """Forwards known PythonBridge methods; unknown names raise AttributeError
-    (py4j raises its own error, which confuses hypothesis' mock detection)."""
+    """Forwards known TestBridge methods, then the product PythonBridge's;
+    unknown names raise AttributeError (py4j raises its own error, which
+    confuses hypothesis' mock detection)."""
 
-    def __init__(self, java_class: object) -> None:
-        self._java = java_class
+    def __init__(self, *java_classes: object) -> None:
+        self._java = java_classes
 
     def __getattr__(self, name: str) -> object:
         from py4j.protocol import Py4JError
 
         if name.startswith("_"):
             raise AttributeError(name)
-        try:
-            return getattr(self._java, name)
-        except Py4JError as e:
-            raise AttributeError(name) from e
+        for java in self._java:
+            try:
+                return getattr(java, name)
+            except Py4JError:
+                pass
+        raise AttributeError(name)
 
 
 @pytest.fixture(scope="session")
 def bridge(spark):  # noqa: ANN001, ANN201
     from bloomparquet._session import jvm_bridge
 
-    return _Bridge(jvm_bridge(spark))
+    return _Bridge(spark._jvm.io.bloomparquet.testing.TestBridge, jvm_bridge(spark))

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
+from py4j.protocol import Py4JJavaError
 
 import bloomparquet
 from bloomparquet.cli import main
@@ -138,13 +139,17 @@ def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -
                 assert filters[(rg, col)].check_hashes(xxh64_plain(values, ptype)).all()
 
 
-@pytest.mark.parametrize("failpoint", ["after-copy", "before-rename"])
-def test_failed_run_leaves_originals(spark, dataset, failpoint) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("failure", ["write", "rename"])
+def test_failed_run_leaves_originals(spark, dataset, failure) -> None:  # noqa: ANN001
+    """A task that dies writing its temporary file, or at the rename over the
+    original, leaves every original byte as it was and no temporary file."""
+    # Writes fail once a temporary file holds the smallest file's data bytes: its copy done, its tail not.
+    limit = min(_footer_start(p.read_bytes()) for p in _files(dataset)) if failure == "write" else -1
+    conf = dict(spark._jvm.io.bloomparquet.testing.FailingFileSystem.settings(limit, failure == "rename"))
+    message = f"past {limit} bytes refused" if failure == "write" else r"failing: rename .* refused"
     digest = _digest(dataset)
-    with pytest.raises(Exception, match=f"failpoint {failpoint}"):
-        bloomparquet.retrofit(
-            spark, str(dataset), ["email"], conf={"bloomparquet.retrofit.failpoint": failpoint}
-        )
+    with pytest.raises(Py4JJavaError, match=message):
+        bloomparquet.retrofit(spark, f"failing://{dataset}", ["email"], conf=conf)
     assert _digest(dataset) == digest  # same files, same bytes, no temporary left behind
     assert spark.read.parquet(str(dataset)).count() == 12000
 

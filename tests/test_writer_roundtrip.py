@@ -88,7 +88,7 @@ def test_every_value_checks_true_jvm_and_python_and_sizes_are_optimal(written, b
             assert optimal_num_bytes(ndv, FPP) <= filt.num_bytes <= 1.1 * optimal_num_bytes(ndv, FPP) + 32
             jvm_hashes = bytes(bridge.hashPlain(ptype, plain_bytes(values, ptype), type_length or 0))
             assert jvm_hashes == hashes.astype("<u8").tobytes()
-            answers = bytes(bridge.checkHashes("auto", jvm[f"{rg}/{col}"], jvm_hashes))
+            answers = bytes(bridge.checkHashes(jvm[f"{rg}/{col}"], jvm_hashes))
             assert all(answers), (rg, col)
             checked.add(col)
     assert checked == set(COLUMNS.split(","))

@@ -38,15 +38,17 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
 
     ``spark_conf`` entries are Spark settings, e.g.
     ``session(**{"spark.sql.shuffle.partitions": "4"})``. Settings given here win
-    over the helper's defaults (UI and progress bar off, 4 shuffle partitions).
+    over the helper's defaults (UI and progress bar off, 4 shuffle partitions);
+    jars, class paths and JVM options given here are kept, with the bloomparquet
+    jar and flags appended (as ``configure`` does).
     """
     from pyspark.sql import SparkSession
 
-    builder = configure(SparkSession.builder.master(master).appName(app_name))
+    builder = SparkSession.builder.master(master).appName(app_name)
     defaults = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false", "spark.sql.shuffle.partitions": "4"}
     for key, value in {**defaults, **spark_conf}.items():
         builder = builder.config(key, str(value))
-    return builder.getOrCreate()
+    return configure(builder).getOrCreate()
 
 
 def jvm_bridge(spark: SparkSession):  # noqa: ANN201 - a py4j JavaClass proxy

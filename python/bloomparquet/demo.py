@@ -44,7 +44,7 @@ def _agreement(spark, path: Path) -> int:  # noqa: ANN001
         jvm = {k: bytes(v) for k, v in dict(bridge.readFilters(str(file.resolve()))).items()}
         for (rg, column), f in read_bloom_filters(file).items():
             py_answers = f.check_hashes(probes)
-            jvm_answers = np.frombuffer(bytes(bridge.checkHashes("auto", jvm[f"{rg}/{column}"], probes.tobytes())), np.uint8)
+            jvm_answers = np.frombuffer(bytes(bridge.checkHashes(jvm[f"{rg}/{column}"], probes.tobytes())), np.uint8)
             disagreements += int((py_answers != jvm_answers.astype(bool)).sum())
     return disagreements
 

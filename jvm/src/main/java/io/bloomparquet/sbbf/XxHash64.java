@@ -1,12 +1,13 @@
 package io.bloomparquet.sbbf;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import shaded.parquet.net.openhft.hashing.LongHashFunction;
 
 /**
- * xxHash64 (seed 0) of Parquet's PLAIN values, one at a time and in batches
- * that write into a caller's {@code long[]} (no allocation), over the
- * zero-allocation-hashing copy in parquet-column. A hand-written 4/8-byte
+ * xxHash64 (seed 0) of Parquet's PLAIN values, one at a time, over the
+ * zero-allocation-hashing copy in parquet-column (the one hash function
+ * instance of the project). A hand-written 4/8-byte
  * xxHash64 and a VarHandle byte-array loop were measured against it and did
  * not beat it (docs/benchmarks.md), so the library it is.
  */
@@ -33,24 +34,8 @@ public final class XxHash64 {
     return LIBRARY.hashBytes(b, off, len);
   }
 
-  /** {@code out[outFrom + i - from] = hashLong(values[i])} for i in {@code [from, to)}. */
-  public static void hashLongs(long[] values, int from, int to, long[] out, int outFrom) {
-    for (int i = from; i < to; i++) {
-      out[outFrom + i - from] = hashLong(values[i]);
-    }
-  }
-
-  /** {@code out[outFrom + i - from] = hashInt(values[i])} for i in {@code [from, to)}. */
-  public static void hashInts(int[] values, int from, int to, long[] out, int outFrom) {
-    for (int i = from; i < to; i++) {
-      out[outFrom + i - from] = hashInt(values[i]);
-    }
-  }
-
-  /** {@code out[outFrom + i - from]} = hash of all of {@code values[i]}, for i in {@code [from, to)}. */
-  public static void hashByteArrays(byte[][] values, int from, int to, long[] out, int outFrom) {
-    for (int i = from; i < to; i++) {
-      out[outFrom + i - from] = LIBRARY.hashBytes(values[i]);
-    }
+  /** Hash of {@code b}'s remaining bytes (heap or direct; position unchanged). */
+  public static long hashBytes(ByteBuffer b) {
+    return LIBRARY.hashBytes(b);
   }
 }

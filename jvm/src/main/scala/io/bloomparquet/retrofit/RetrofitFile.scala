@@ -34,8 +34,6 @@ final case class RetrofitResult(path: String, status: String, columns: Seq[Strin
  * over it; on any failure the temporary file is removed and the original stays.
  */
 object RetrofitFile {
-  /** Test hook: throw at a named point ("after-copy", "before-rename") to simulate a killed task. */
-  val FailpointKey = "bloomparquet.retrofit.failpoint"
   val TempMarker = ".bloomparquet-retrofit-"
   private val CopyBuffer = 1 << 20
 
@@ -115,7 +113,6 @@ object RetrofitFile {
       blooms: Seq[ChunkBloom], conf: Configuration): Long = {
     val path = original.getPath
     val tmp = new Path(path.getParent, s".${path.getName}$TempMarker${UUID.randomUUID()}.tmp")
-    val failpoint = Option(conf.get(FailpointKey)).getOrElse("")
     var done = false
     var tailBytes = 0L
     try {
@@ -132,14 +129,12 @@ object RetrofitFile {
             left -= n
           }
         } finally in.close()
-        if (failpoint == "after-copy") throw new IllegalStateException(s"failpoint after-copy: $path")
         tailBytes = FilterTail.writeFiltersAndFooter(out, footerStart, fmd, blooms)
       } finally out.close()
       verify(fs, tmp, blooms, conf)
       val now = fs.getFileStatus(path)
       if (now.getLen != original.getLen || now.getModificationTime != original.getModificationTime)
         throw new IllegalStateException(s"$path changed while its filters were built; left as it is")
-      if (failpoint == "before-rename") throw new IllegalStateException(s"failpoint before-rename: $path")
       rename(fs, tmp, path, conf)
       done = true
       footerStart + tailBytes

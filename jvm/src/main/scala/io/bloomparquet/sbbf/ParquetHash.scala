@@ -1,7 +1,6 @@
 package io.bloomparquet.sbbf
 
 import org.apache.parquet.io.api.Binary
-import shaded.parquet.net.openhft.hashing.LongHashFunction
 
 /**
  * xxHash64 (seed 0) of a value's PLAIN encoding, the hash every Parquet writer
@@ -18,9 +17,6 @@ import shaded.parquet.net.openhft.hashing.LongHashFunction
  *    it; we neither build nor probe boolean filters.
  */
 object ParquetHash {
-  // XxHash64 wraps the same library for values and the batch helpers.
-  private val xx: LongHashFunction = LongHashFunction.xx(0L)
-
   /** Whether values of this physical type get a bloom filter (we write none for BOOLEAN and INT96). */
   def hasBloomHash(t: org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName): Boolean = {
     import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.{BOOLEAN, INT96}
@@ -31,22 +27,7 @@ object ParquetHash {
   def int64(v: Long): Long = XxHash64.hashLong(v)
   def float(v: Float): Long = int32(java.lang.Float.floatToRawIntBits(v))
   def double(v: Double): Long = int64(java.lang.Double.doubleToRawLongBits(v))
-  def bytes(b: Array[Byte]): Long = xx.hashBytes(b)
+  def bytes(b: Array[Byte]): Long = XxHash64.hashBytes(b, 0, b.length)
   def bytes(b: Array[Byte], offset: Int, length: Int): Long = XxHash64.hashBytes(b, offset, length)
-  def binary(b: Binary): Long = xx.hashBytes(b.toByteBuffer)
-
-  def int32s(vs: Array[Int]): Array[Long] = { val out = new Array[Long](vs.length); int32s(vs, 0, vs.length, out); out }
-  def int64s(vs: Array[Long]): Array[Long] = { val out = new Array[Long](vs.length); int64s(vs, 0, vs.length, out); out }
-  def floats(vs: Array[Float]): Array[Long] = vs.map(float)
-  def doubles(vs: Array[Double]): Array[Long] = vs.map(double)
-
-  /** `out(i - from) = int32(vs(i))` for i in `[from, to)`, without allocating. */
-  def int32s(vs: Array[Int], from: Int, to: Int, out: Array[Long]): Unit = XxHash64.hashInts(vs, from, to, out, 0)
-
-  /** `out(i - from) = int64(vs(i))` for i in `[from, to)`, without allocating. */
-  def int64s(vs: Array[Long], from: Int, to: Int, out: Array[Long]): Unit = XxHash64.hashLongs(vs, from, to, out, 0)
-
-  /** `out(i - from) = bytes(vs(i))` for i in `[from, to)`, without allocating. */
-  def byteArrays(vs: Array[Array[Byte]], from: Int, to: Int, out: Array[Long]): Unit =
-    XxHash64.hashByteArrays(vs, from, to, out, 0)
+  def binary(b: Binary): Long = XxHash64.hashBytes(b.toByteBuffer)
 }

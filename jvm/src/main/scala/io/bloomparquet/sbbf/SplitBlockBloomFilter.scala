@@ -22,37 +22,6 @@ final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: Sb
 
   def insertHashes(hashes: Array[Long]): Unit = kernel.insertAll(words, hashes, 0, hashes.length)
 
-  /**
-   * Hashes `[from, to)` with `hash(start, end, out)` a chunk at a time and inserts
-   * the hashes: the writer's fused path. The chunk buffer lets the kernel's batch
-   * insert overlap the cache misses of many values.
-   */
-  private def insertHashed(from: Int, to: Int)(hash: (Int, Int, Array[Long]) => Unit): Unit = {
-    val buf = new Array[Long](math.min(SplitBlockBloomFilter.HashChunk, math.max(0, to - from)))
-    var i = from
-    while (i < to) {
-      val n = math.min(buf.length, to - i)
-      hash(i, i + n, buf)
-      kernel.insertAll(words, buf, 0, n)
-      i += n
-    }
-  }
-
-  /** Hashes (as [[ParquetHash.int64]]) and inserts `values[from, to)`. */
-  def insertInt64s(values: Array[Long], from: Int, to: Int): Unit =
-    insertHashed(from, to)((s, e, out) => XxHash64.hashLongs(values, s, e, out, 0))
-  def insertInt64s(values: Array[Long]): Unit = insertInt64s(values, 0, values.length)
-
-  /** Like [[insertInt64s]] for INT32 values ([[ParquetHash.int32]]). */
-  def insertInt32s(values: Array[Int], from: Int, to: Int): Unit =
-    insertHashed(from, to)((s, e, out) => XxHash64.hashInts(values, s, e, out, 0))
-  def insertInt32s(values: Array[Int]): Unit = insertInt32s(values, 0, values.length)
-
-  /** Like [[insertInt64s]] for BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY values ([[ParquetHash.bytes]]). */
-  def insertByteArrays(values: Array[Array[Byte]], from: Int, to: Int): Unit =
-    insertHashed(from, to)((s, e, out) => XxHash64.hashByteArrays(values, s, e, out, 0))
-  def insertByteArrays(values: Array[Array[Byte]]): Unit = insertByteArrays(values, 0, values.length)
-
   def checkHashes(hashes: Array[Long]): Array[Boolean] = {
     val out = new Array[Boolean](hashes.length)
     kernel.checkAll(words, hashes, 0, hashes.length, out)
@@ -61,9 +30,6 @@ final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: Sb
 
   /** True when at least one of `hashes` may be present: the row-group pruning question. */
   def mightContainAny(hashes: Array[Long]): Boolean = kernel.checkAny(words, hashes, 0, hashes.length)
-
-  /** The same bits driven by another kernel (for cross-checks and benchmarks). */
-  def withKernel(other: SbbfKernel): SplitBlockBloomFilter = new SplitBlockBloomFilter(words, other)
 
   def toBytes: Array[Byte] = {
     val out = ByteBuffer.allocate(numBytes).order(ByteOrder.LITTLE_ENDIAN)
@@ -89,8 +55,6 @@ object SplitBlockBloomFilter {
   val MinBytes: Int = BlockBytes
   /** Upper bound we build or accept: parquet-java's maximum and our allocation cap. */
   val MaxBytes: Int = 128 * 1024 * 1024
-  /** Values hashed per step of the fused hash-and-insert loops: L1-sized, many misses in flight. */
-  private val HashChunk: Int = 256
 
   /** An empty filter of `numBytes` bytes (a positive multiple of 32, at most [[MaxBytes]]). */
   def apply(numBytes: Int, kernel: SbbfKernel = SbbfKernels.get()): SplitBlockBloomFilter = {

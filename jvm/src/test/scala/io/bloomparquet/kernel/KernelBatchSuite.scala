@@ -3,15 +3,14 @@ package io.bloomparquet.kernel
 import java.util.SplittableRandom
 
 import io.bloomparquet.sbbf.{ParquetHash, SplitBlockBloomFilter}
+import io.bloomparquet.write.HashBuffer
 
 /**
- * The grouped batch paths (checkAll, checkAny, insertAll, fused hash+insert)
- * equal the one-hash paths for every range: offsets, lengths around the group
- * size, duplicates inside one group.
+ * The grouped batch paths (checkAll, checkAny, insertAll, the writer's sorted
+ * distinct insert) equal the one-hash paths for every range: offsets, lengths
+ * around the group size, duplicates inside one group.
  */
-class KernelBatchSuite extends munit.FunSuite {
-
-  private val kernels = Seq(SbbfKernels.scalar(), SbbfKernels.vector())
+class KernelBatchSuite extends KernelSuite {
 
   private def filled(numBytes: Int, seed: Long): Array[Int] = {
     val words = new Array[Int](numBytes / 4)
@@ -21,7 +20,8 @@ class KernelBatchSuite extends munit.FunSuite {
   }
 
   // 8 MiB: past ScalarSbbfKernel.GROUP_MIN_WORDS, the grouped path.
-  for (k <- kernels; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20)) test(s"${k.name} checkAll/checkAny on $numBytes bytes == check, any range") {
+  for (name <- kernelNames; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20)) test(s"$name checkAll/checkAny on $numBytes bytes == check, any range") {
+    val k = kernel(name)
     val words = filled(numBytes, numBytes.toLong)
     val random = new SplittableRandom(numBytes.toLong + 1)
     val hashes = Array.fill(200)(random.nextLong())
@@ -38,7 +38,8 @@ class KernelBatchSuite extends munit.FunSuite {
     assert(!k.checkAny(words, absent, 0, absent.length))
   }
 
-  for (k <- kernels) test(s"${k.name} insertAll with duplicate blocks in one group == single inserts") {
+  for (name <- kernelNames) test(s"$name insertAll with duplicate blocks in one group == single inserts") {
+    val k = kernel(name)
     val random = new SplittableRandom(5)
     // 3 blocks: every group of 16 hits each block several times.
     val hashes = Array.fill(1000)(random.nextLong())
@@ -51,27 +52,18 @@ class KernelBatchSuite extends munit.FunSuite {
     }
   }
 
-  for (k <- kernels) test(s"${k.name} fused hash+insert == ParquetHash then insertHash") {
+  for (name <- kernelNames) test(s"$name insertAll of a HashBuffer's sorted distinct hashes (the writer's path) == single inserts") {
+    val k = kernel(name)
     val random = new SplittableRandom(6)
-    val longs = Array.fill(1500)(random.nextLong())
-    val ints = Array.fill(1500)(random.nextInt())
-    val arrays = Array.fill(1500) { val b = new Array[Byte](random.nextInt(60)); random.nextBytes(b); b }
-    def pair() = (SplitBlockBloomFilter(32 * 101, k), SplitBlockBloomFilter(32 * 101, SbbfKernels.scalar()))
-
-    val (a, b) = pair()
-    a.insertInt64s(longs, 7, 1400)
-    longs.slice(7, 1400).foreach(v => b.insertHash(ParquetHash.int64(v)))
-    assertEquals(a, b)
-    val (c, d) = pair()
-    c.insertInt32s(ints)
-    ints.foreach(v => d.insertHash(ParquetHash.int32(v)))
-    assertEquals(c, d)
-    val (e, f) = pair()
-    e.insertByteArrays(arrays)
-    arrays.foreach(v => f.insertHash(ParquetHash.bytes(v)))
-    assertEquals(e, f)
-    val (g, h) = pair()
-    g.insertInt64s(longs, 5, 5)
-    assertEquals(g, h)
+    val values = Array.fill(3000)(random.nextLong(500)) // many repeats
+    val buffer = new HashBuffer(16)
+    values.foreach(v => buffer.add(ParquetHash.int64(v)))
+    val (sorted, count) = buffer.distinct()
+    assertEquals(count, values.distinct.length)
+    val batch = SplitBlockBloomFilter(32 * 101, k)
+    k.insertAll(batch.words, sorted, 0, count)
+    val single = SplitBlockBloomFilter(32 * 101, SbbfKernels.scalar())
+    values.foreach(v => single.insertHash(ParquetHash.int64(v)))
+    assertEquals(batch, single)
   }
 }

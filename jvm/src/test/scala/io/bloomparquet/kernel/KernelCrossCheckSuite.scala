@@ -7,14 +7,12 @@ import java.util.SplittableRandom
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 
-/** Scalar kernel == vector kernel == parquet-java's BlockSplitBloomFilter, bit for bit. */
-class KernelCrossCheckSuite extends munit.FunSuite {
-
-  private val vector: SbbfKernel = SbbfKernels.vector()
-  private val scalar: SbbfKernel = SbbfKernels.scalar()
+/** Each kernel (scalar; vector where in use) == parquet-java's BlockSplitBloomFilter, bit for bit. */
+class KernelCrossCheckSuite extends KernelSuite {
 
   test("this test JVM chose the vector kernel (forked with --add-modules jdk.incubator.vector)") {
-    assertEquals(SbbfKernels.get().name, "vector", SbbfKernels.reason())
+    kernel("vector")
+    assertEquals(SbbfKernels.reason(), "jdk.incubator.vector with native 256-bit int lanes")
   }
 
   private def parquetJava(numBytes: Int, hashes: Array[Long]): (Array[Byte], BlockSplitBloomFilter) = {
@@ -28,30 +26,27 @@ class KernelCrossCheckSuite extends munit.FunSuite {
   // Sizes from 1 block to several MiB, including block counts that are not powers of two.
   private val sizes = Seq(32, 64, 96, 32 * 37, 4096, 32 * 1001, 1 << 20, 3 * (1 << 20) + 32 * 5, 8 << 20)
 
-  for (numBytes <- sizes) test(s"$numBytes-byte filter: identical bitsets and answers") {
+  for (name <- kernelNames; numBytes <- sizes) test(s"$name, $numBytes-byte filter: parquet-java's bitset and answers") {
+    val k = kernel(name)
     val random = new SplittableRandom(numBytes.toLong)
     val inserted = Array.fill(math.max(1, numBytes / 16))(random.nextLong())
     val probes = inserted.take(1000) ++ Array.fill(20000)(random.nextLong())
 
-    val s = SplitBlockBloomFilter(numBytes, scalar)
-    s.insertHashes(inserted)
-    val v = SplitBlockBloomFilter(numBytes, vector)
-    inserted.foreach(v.insertHash) // single-hash path on one side, batch on the other
+    val batch = SplitBlockBloomFilter(numBytes, k)
+    batch.insertHashes(inserted)
+    val single = SplitBlockBloomFilter(numBytes, k)
+    inserted.foreach(single.insertHash)
     val (pjBytes, pj) = parquetJava(numBytes, inserted)
-
-    assert(java.util.Arrays.equals(s.toBytes, v.toBytes), "scalar vs vector bitsets")
-    assert(java.util.Arrays.equals(s.toBytes, pjBytes), "scalar vs parquet-java bitsets")
+    assert(java.util.Arrays.equals(batch.toBytes, pjBytes), "batch insert vs parquet-java bitsets")
+    assert(java.util.Arrays.equals(single.toBytes, pjBytes), "single insert vs parquet-java bitsets")
 
     val expected = probes.map(pj.findHash)
-    assertEquals(s.checkHashes(probes).toSeq, expected.toSeq)
-    assertEquals(v.checkHashes(probes).toSeq, expected.toSeq)
-    assertEquals(probes.map(s.mightContain).toSeq, expected.toSeq)
-    assertEquals(probes.map(v.mightContain).toSeq, expected.toSeq)
-    assert(inserted.forall(v.mightContain), "no false negatives")
+    assertEquals(batch.checkHashes(probes).toSeq, expected.toSeq)
+    assertEquals(probes.map(batch.mightContain).toSeq, expected.toSeq)
+    assert(inserted.forall(batch.mightContain), "no false negatives")
     for (i <- 0 until 200) {
       val slice = probes.slice(i * 50, i * 50 + 50)
-      assertEquals(v.mightContainAny(slice), slice.exists(pj.findHash))
-      assertEquals(s.mightContainAny(slice), slice.exists(pj.findHash))
+      assertEquals(batch.mightContainAny(slice), slice.exists(pj.findHash))
     }
   }
 
@@ -68,6 +63,6 @@ class KernelCrossCheckSuite extends munit.FunSuite {
   }
 
   test("the self-test accepts the vector kernel") {
-    assertEquals(SbbfKernels.selfTest(vector), null)
+    assertEquals(SbbfKernels.selfTest(kernel("vector")), null)
   }
 }

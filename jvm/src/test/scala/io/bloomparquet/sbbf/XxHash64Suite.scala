@@ -6,7 +6,7 @@ import java.util.SplittableRandom
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 import shaded.parquet.net.openhft.hashing.LongHashFunction
 
-/** XxHash64 == hashing the little-endian bytes == parquet-java's typed hashes; batches == one at a time. */
+/** XxHash64 == hashing the little-endian bytes == parquet-java's typed hashes; byte ranges and buffers agree. */
 class XxHash64Suite extends munit.FunSuite {
 
   private val lib = LongHashFunction.xx(0L)
@@ -30,19 +30,17 @@ class XxHash64Suite extends munit.FunSuite {
     }
   }
 
-  test("batch helpers equal the per-value hashes") {
+  test("a ByteBuffer hashes its remaining bytes, heap or direct, without moving") {
     val random = new SplittableRandom(13)
-    val longs = Array.fill(1000)(random.nextLong())
-    val ints = Array.fill(1000)(random.nextInt())
-    val arrays = Array.fill(1000) { val b = new Array[Byte](random.nextInt(70)); random.nextBytes(b); b }
-    val out = new Array[Long](1000)
-    ParquetHash.int64s(longs, 10, 990, out)
-    assertEquals(out.take(980).toSeq, longs.slice(10, 990).map(ParquetHash.int64).toSeq)
-    ParquetHash.int32s(ints, 3, 1000, out)
-    assertEquals(out.take(997).toSeq, ints.drop(3).map(ParquetHash.int32).toSeq)
-    ParquetHash.byteArrays(arrays, 0, 1000, out)
-    assertEquals(out.toSeq, arrays.map(b => ParquetHash.bytes(b)).toSeq)
-    assertEquals(ParquetHash.int64s(longs).toSeq, longs.map(ParquetHash.int64).toSeq)
-    assertEquals(ParquetHash.int32s(ints).toSeq, ints.map(ParquetHash.int32).toSeq)
+    for (len <- Seq(0, 1, 7, 8, 31, 32, 33, 200)) {
+      val b = new Array[Byte](len + 5); random.nextBytes(b)
+      val want = lib.hashBytes(b.slice(3, 3 + len))
+      val heap = ByteBuffer.wrap(b, 3, len)
+      val direct = ByteBuffer.allocateDirect(len + 5).put(b).position(3).limit(3 + len)
+      assertEquals(XxHash64.hashBytes(heap), want)
+      assertEquals(XxHash64.hashBytes(direct), want)
+      assertEquals(XxHash64.hashBytes(b, 3, len), want)
+      assertEquals((heap.position(), direct.position()), (3, 3))
+    }
   }
 }

@@ -1,0 +1,85 @@
+package io.bloomparquet.testing
+
+import java.nio.{ByteBuffer, ByteOrder}
+import java.util.Locale
+
+import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
+import io.bloomparquet.python.PythonBridge.longs
+import io.bloomparquet.sbbf.{ParquetHash, SplitBlockBloomFilter}
+import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
+
+/**
+ * py4j entry points of the Python cross-verification tests (test jar only):
+ * filters built and checked by a named kernel or by parquet-java, and the JVM's
+ * hashes of PLAIN values. Arrays cross as in [[io.bloomparquet.python.PythonBridge]].
+ */
+object TestBridge {
+
+  /** "scalar", "vector" or "auto" (this JVM's choice); parquet-java is handled by the callers. */
+  private def kernel(name: String): SbbfKernel = name.toLowerCase(Locale.ROOT) match {
+    case "scalar" => SbbfKernels.scalar()
+    case "vector" => SbbfKernels.vector()
+    case "auto" => SbbfKernels.get()
+    case other => throw new IllegalArgumentException(s"kernel '$other': expected scalar, vector, auto or parquet-java")
+  }
+
+  private def isParquetJava(name: String) = name.equalsIgnoreCase("parquet-java")
+
+  private def longBytes(values: Array[Long]): Array[Byte] = {
+    val buf = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN)
+    buf.asLongBuffer().put(values)
+    buf.array()
+  }
+
+  /** Bitset of a `numBytes` filter after inserting `hashes` with `kernelName`. */
+  def buildFilter(kernelName: String, numBytes: Int, hashes: Array[Byte]): Array[Byte] =
+    if (isParquetJava(kernelName)) {
+      val f = new BlockSplitBloomFilter(numBytes, numBytes)
+      longs(hashes).foreach(f.insertHash)
+      val out = new java.io.ByteArrayOutputStream(numBytes)
+      f.writeTo(out)
+      out.toByteArray
+    } else {
+      val f = SplitBlockBloomFilter(numBytes, kernel(kernelName))
+      f.insertHashes(longs(hashes))
+      f.toBytes
+    }
+
+  /** One byte (0/1) per hash: may `bitset` contain it, asked through `kernelName`. */
+  def checkWith(kernelName: String, bitset: Array[Byte], hashes: Array[Byte]): Array[Byte] = {
+    val hs = longs(hashes)
+    val answers =
+      if (isParquetJava(kernelName)) {
+        val f = new BlockSplitBloomFilter(bitset)
+        hs.map(f.findHash)
+      } else SplitBlockBloomFilter.fromBytes(bitset, 0, bitset.length, kernel(kernelName)).checkHashes(hs)
+    answers.map(b => if (b) 1.toByte else 0.toByte)
+  }
+
+  /**
+   * Hashes of PLAIN-encoded values: fixed-width values back to back, BYTE_ARRAY
+   * with its 4-byte little-endian length prefixes, FIXED_LEN_BYTE_ARRAY as
+   * `typeLength`-byte slices. Returns little-endian uint64 hashes.
+   */
+  def hashPlain(physicalType: String, plain: Array[Byte], typeLength: Int): Array[Byte] = {
+    val buf = ByteBuffer.wrap(plain).order(ByteOrder.LITTLE_ENDIAN)
+    val hashes = physicalType.toUpperCase(Locale.ROOT) match {
+      case "INT32" => Array.fill(plain.length / 4)(ParquetHash.int32(buf.getInt()))
+      case "INT64" => Array.fill(plain.length / 8)(ParquetHash.int64(buf.getLong()))
+      case "FLOAT" => Array.fill(plain.length / 4)(ParquetHash.float(buf.getFloat()))
+      case "DOUBLE" => Array.fill(plain.length / 8)(ParquetHash.double(buf.getDouble()))
+      case "FIXED_LEN_BYTE_ARRAY" =>
+        Array.tabulate(plain.length / typeLength)(i => ParquetHash.bytes(plain, i * typeLength, typeLength))
+      case "BYTE_ARRAY" =>
+        val out = Array.newBuilder[Long]
+        while (buf.hasRemaining) {
+          val len = buf.getInt()
+          out += ParquetHash.bytes(plain, buf.position(), len)
+          buf.position(buf.position() + len)
+        }
+        out.result()
+      case other => throw new IllegalArgumentException(s"physical type $other has no bloom filter hash")
+    }
+    longBytes(hashes)
+  }
+}
