@@ -15,9 +15,10 @@ import org.apache.parquet.io.SeekableInputStream
  * footer gives `bloom_filter_length`, otherwise the header then the bitset.
  *
  * Anything we can't use (another algorithm, hash or compression, a size that
- * is not a positive multiple of 32 or over 128 MiB, bytes past the end of the
- * file, a header that does not parse) comes back as [[BloomFilterRead.Broken]];
- * nothing here throws into a query, and no allocation exceeds the 128 MiB cap.
+ * is not a positive multiple of 32 or over 128 MiB, a negative or oversized
+ * `bloom_filter_length`, bytes past the end of the file, a header that does not
+ * parse) comes back as [[BloomFilterRead.Broken]], before anything is allocated;
+ * nothing here throws into a query, and no allocation exceeds 128 MiB plus a header.
  */
 object BloomFilterReader {
 
@@ -29,23 +30,32 @@ object BloomFilterReader {
   def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): BloomFilterRead =
     read(in, fileLength, chunk.getBloomFilterOffset, chunk.getBloomFilterLength, SbbfKernels.get())
 
+  /** What parquet-java's footer model reports for a chunk whose footer states no `bloom_filter_length`. */
+  val UnknownLength: Int = -1
+
   /**
    * @param offset `bloom_filter_offset`, negative when absent
-   * @param length `bloom_filter_length`, negative when absent
+   * @param length `bloom_filter_length`, [[UnknownLength]] when absent
    */
   def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): BloomFilterRead = {
     if (offset < 0) BloomFilterRead.Absent
     else if (offset >= fileLength) BloomFilterRead.Broken(s"offset $offset outside file of $fileLength bytes", 0)
-    else if (length >= 0) readWithLength(in, fileLength, offset, length, kernel)
-    else readWithoutLength(in, fileLength, offset, kernel)
+    else if (length == UnknownLength) readWithoutLength(in, fileLength, offset, kernel)
+    else readWithLength(in, fileLength, offset, length, kernel)
   }
+
+  /** The largest `bloom_filter_length` we read: the spec's largest bitset plus a generous header. */
+  private val MaxLength: Long = SplitBlockBloomFilter.MaxBytes.toLong + MaxHeaderBytes
+
+  /** Why `[offset, offset + length)` can't hold a filter we would read, if it can't. */
+  private def rangeProblem(fileLength: Long, offset: Long, length: Int): Option[String] =
+    if (length <= 0 || length > MaxLength) Some(s"bloom_filter_length $length out of range")
+    else if (offset + length > fileLength) Some(s"filter [$offset, ${offset + length}) ends past the file ($fileLength bytes)")
+    else None
 
   private def readWithLength(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int,
       kernel: SbbfKernel): BloomFilterRead = {
-    if (length <= 0 || length > SplitBlockBloomFilter.MaxBytes + MaxHeaderBytes)
-      return BloomFilterRead.Broken(s"bloom_filter_length $length out of range", 0)
-    if (offset + length > fileLength)
-      return BloomFilterRead.Broken(s"filter [$offset, ${offset + length}) ends past the file ($fileLength bytes)", 0)
+    rangeProblem(fileLength, offset, length).foreach(reason => return BloomFilterRead.Broken(reason, 0))
     val bytes = new Array[Byte](length)
     try readFully(in, offset, bytes)
     catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
@@ -82,47 +92,50 @@ object BloomFilterReader {
   /** Requests closer than this are fetched in one read (the gap is read and dropped). */
   val CoalesceGapBytes: Long = 1L << 20
 
+  /** A coalesced read grows no further than this (a single filter may reach `MaxLength`). */
+  val MaxCoalescedBytes: Long = SplitBlockBloomFilter.MaxBytes
+
+  /** One read: the file range `[start, end)` and the requests (indices) it serves. */
+  final case class Group(start: Long, end: Long, members: Vector[Int])
+
+  /**
+   * Groups in-range requests into reads: by offset, a request joins the previous
+   * read when it starts within [[CoalesceGapBytes]] of its end and the read stays
+   * within [[MaxCoalescedBytes]]. So no read exceeds max(MaxCoalescedBytes, MaxLength).
+   */
+  def coalesce(requests: IndexedSeq[(Long, Int)], indices: Seq[Int]): List[Group] =
+    indices.sortBy(i => requests(i)._1).foldLeft(List.empty[Group]) { (groups, i) =>
+      val (o, l) = requests(i)
+      groups match {
+        case g :: rest if o <= g.end + CoalesceGapBytes && math.max(g.end, o + l) - g.start <= MaxCoalescedBytes =>
+          g.copy(end = math.max(g.end, o + l), members = g.members :+ i) :: rest
+        case _ => Group(o, o + l, Vector(i)) :: groups
+      }
+    }.reverse
+
   /**
    * Reads several filters of one file with as few reads as possible: filters
-   * whose `bloom_filter_length` is known and that lie within [[CoalesceGapBytes]]
-   * of each other come from one read (writers store a file's filters together,
-   * so this is usually one read per file). Results are in request order.
+   * whose `bloom_filter_length` is known and in range come from [[coalesce]]d
+   * reads (writers store a file's filters together, so this is usually one read
+   * per file); the others one by one. Results are in request order.
    */
   def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
       kernel: SbbfKernel): IndexedSeq[BloomFilterRead] = {
     val out = new Array[BloomFilterRead](requests.size)
     val (sized, unsized) = requests.indices.partition { i =>
       val (offset, length) = requests(i)
-      offset >= 0 && offset < fileLength && length > 0 && length <= SplitBlockBloomFilter.MaxBytes + MaxHeaderBytes &&
-        offset + length <= fileLength
+      offset >= 0 && offset < fileLength && rangeProblem(fileLength, offset, length).isEmpty
     }
     unsized.foreach { i => out(i) = read(in, fileLength, requests(i)._1, requests(i)._2, kernel) }
-    val byOffset = sized.sortBy(i => requests(i)._1)
-    var k = 0
-    while (k < byOffset.size) {
-      // Grow a group while the next filter starts close to the group's end and the read stays bounded.
-      val start = requests(byOffset(k))._1
-      var end = start + requests(byOffset(k))._2
-      var j = k
-      while (j + 1 < byOffset.size && {
-          val (o, l) = requests(byOffset(j + 1))
-          o <= end + CoalesceGapBytes && math.max(end, o + l) - start <= SplitBlockBloomFilter.MaxBytes
-        }) {
-        j += 1
-        val (o, l) = requests(byOffset(j))
-        end = math.max(end, o + l)
-      }
-      val group = byOffset.slice(k, j + 1)
+    coalesce(requests, sized).foreach { case Group(start, end, members) =>
       val buf = new Array[Byte]((end - start).toInt)
       val readError =
         try { readFully(in, start, buf); None }
         catch { case e: IOException => Some(s"read failed: $e") }
-      var first = true
-      group.foreach { i =>
+      members.zipWithIndex.foreach { case (i, n) =>
         val (o, l) = requests(i)
         // Count the bytes of one coalesced read once, on its first filter.
-        val bytes = if (first) buf.length.toLong else 0L
-        first = false
+        val bytes = if (n == 0) buf.length.toLong else 0L
         out(i) = readError match {
           case Some(reason) => BloomFilterRead.Broken(reason, 0, transient = true)
           case None => parse(buf, (o - start).toInt, l, kernel) match {
@@ -131,7 +144,6 @@ object BloomFilterReader {
           }
         }
       }
-      k = j + 1
     }
     out.toIndexedSeq
   }

@@ -50,6 +50,8 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema, caseSensitive))
+    // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
+    if (settings.enabled) InTaskParquet.configure(hadoopConf)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =

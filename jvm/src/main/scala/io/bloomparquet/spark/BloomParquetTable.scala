@@ -30,8 +30,11 @@ final class BloomParquetTable(
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val merged = mergedOptions(options)
     val settings = BloomReadOptions.parse(merged)
+    // Spark builds the scan's Hadoop configuration from these options.
+    val scanOptions = if (!settings.enabled) merged
+      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings).asJava)
     new BloomParquetScanBuilder(
-      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, merged), settings)
+      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings)
   }
 
   override def inferSchema(files: Seq[FileStatus]): Option[StructType] =

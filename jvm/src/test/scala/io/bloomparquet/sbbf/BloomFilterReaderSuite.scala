@@ -95,6 +95,40 @@ class BloomFilterReaderSuite extends munit.FunSuite {
     assertBroken(dir, otherAlgorithm ++ sample.toBytes, 0, -1, "")
   }
 
+  tmp.test("a negative or oversized bloom_filter_length is broken, not read") { dir =>
+    val good = encode(header(96), sample.toBytes)
+    assertBroken(dir, good, 0, -7, "out of range")
+    assertBroken(dir, good, 0, SplitBlockBloomFilter.MaxBytes + BloomFilterReader.MaxHeaderBytes + 1, "out of range")
+  }
+
+  tmp.test("readMany: hostile requests are broken in place, the good one still loads") { dir =>
+    val prefix = Array.fill[Byte](10)(7)
+    val good = encode(header(96), sample.toBytes)
+    withStream(dir, prefix ++ good) { (in, len) =>
+      val requests = IndexedSeq((10L, Int.MaxValue), (10L, good.length), (10L, -7), (10L, good.length + 1),
+        (len + 5, 100), (10L, 0), (-1L, -1))
+      val reads = BloomFilterReader.readMany(in, len, requests, SbbfKernels.get())
+      assertEquals(reads(1), BloomFilterRead.Loaded(sample, good.length.toLong))
+      assertEquals(reads.last, BloomFilterRead.Absent)
+      for (i <- Seq(0, 2, 3, 4, 5)) assert(reads(i).isInstanceOf[BloomFilterRead.Broken], s"request $i: ${reads(i)}")
+    }
+  }
+
+  test("coalescing never builds a read beyond its bound") {
+    val MiB = 1 << 20
+    // 300 filters 1 MiB apart (each within the gap of the last), then one of the largest stated length.
+    val requests = (0 until 300).map(i => (i.toLong * MiB, 1024)) :+
+      (400L * MiB, SplitBlockBloomFilter.MaxBytes + BloomFilterReader.MaxHeaderBytes)
+    val groups = BloomFilterReader.coalesce(requests, requests.indices)
+    assertEquals(groups.flatMap(_.members).sorted, requests.indices.toList)
+    assert(groups.size > 2, "300 MiB of filters cannot be one read")
+    groups.init.foreach(g => assert(g.end - g.start <= BloomFilterReader.MaxCoalescedBytes, g.toString.take(80)))
+    assertEquals(groups.last.members, Vector(300))
+    // Neighbours within the gap share one read.
+    assertEquals(BloomFilterReader.coalesce(IndexedSeq((0L, 100), (500L, 100), (300L, 50)), Seq(0, 1, 2)),
+      List(BloomFilterReader.Group(0, 600, Vector(0, 2, 1))))
+  }
+
   tmp.test("filters written by parquet-java read back and contain every written value") { dir =>
     val schema = MessageTypeParser.parseMessageType(
       "message m { required int64 id; required binary name (UTF8); required double score; required int32 small; }")

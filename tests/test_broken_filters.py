@@ -1,0 +1,186 @@
+"""Broken and hostile bloom filters are judged once, by us: ignored, counted,
+the data read. parquet-java inside Spark's tasks must not judge them again
+(it drops row groups on filters whose header lies about their size, and
+allocates whatever a footer claims)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import bloomparquet as bp
+from bloomparquet.reference import read_bloom_filters, xxh64_plain
+from bloomparquet.reference._thrift import read_struct
+from bloomparquet.reference.sbbf import SplitBlockBloomFilter
+
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+
+pytestmark = pytest.mark.spark
+
+ROWS = 40_000
+
+
+@pytest.fixture(scope="module")
+def written(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    """One file by our writer, several row groups, a filter on ``k`` (even keys) in each."""
+    out = tmp_path_factory.mktemp("broken") / "src"
+    (spark.range(0, ROWS).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(1).write
+     .format("bloomparquet").option("bloom.columns", "k").option("parquet.block.size", 65536).save(str(out)))
+    return next(out.glob("*.parquet"))
+
+
+@pytest.fixture
+def copy(written: Path, tmp_path: Path) -> Path:
+    """A fresh copy per test: a new path, so no cache holds its footer or filters."""
+    (tmp_path / "t").mkdir()
+    return Path(shutil.copy(written, tmp_path / "t" / written.name))
+
+
+# --- byte surgery ---
+
+def _varint(value: int, width: int = 1) -> bytes:
+    """Unsigned LEB128, padded with continuation bytes to at least ``width`` (thrift readers accept that)."""
+    out = bytearray()
+    while value >= 0x80 or len(out) < width - 1:
+        out.append(0x80 | (value & 0x7F))
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def set_header_num_bytes(path: Path, rg: int, num_bytes: int) -> None:
+    """Rewrites field 1 (numBytes) of row group ``rg``'s first filter header in place.
+    A longer varint overwrites the bitset's first bytes: the filter is broken anyway."""
+    offset = pq.ParquetFile(path).metadata.row_group(rg).column(0).bloom_filter_offset
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        head = f.read(64)
+        assert head[0] == 0x15, "field 1 (i32) first"
+        end = 1
+        while head[end] & 0x80:
+            end += 1
+        f.seek(offset)
+        f.write(b"\x15" + _varint(num_bytes << 1, width=end) + head[end + 1 : read_struct(head)[1]])
+
+
+def edit_footer(spark, path: Path, rg: int, edit: Callable) -> None:  # noqa: ANN001
+    """Re-serialises the footer with ``edit`` applied to row group ``rg``'s first ColumnMetaData
+    (parquet-format's thrift classes, through the session's JVM)."""
+    data = path.read_bytes()
+    length = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - length
+    jvm = spark._jvm
+    util = jvm.org.apache.parquet.format.Util
+    meta = util.readFileMetaData(jvm.java.io.ByteArrayInputStream(bytearray(data[start:-8])))
+    edit(meta.getRow_groups().get(rg).getColumns().get(0).getMeta_data())
+    out = jvm.java.io.ByteArrayOutputStream()
+    util.writeFileMetaData(meta, out)
+    footer = bytes(out.toByteArray())
+    path.write_bytes(data[:start] + footer + len(footer).to_bytes(4, "little") + b"PAR1")
+
+
+# --- what parquet-java would conclude ---
+
+def _keys_of(path: Path, rg: int) -> np.ndarray:
+    return pq.ParquetFile(path).read_row_group(rg, columns=["k"]).column("k").to_numpy()
+
+
+def key_parquet_java_drops(path: Path, rg: int, view: Callable[[bytes], bytes]) -> int:
+    """A key stored in row group ``rg`` that the filter parquet-java builds from the
+    corrupted bytes (``view`` of the true bitset) rejects."""
+    bitset = read_bloom_filters(path)[(rg, "k")].to_bytes()
+    misread = SplitBlockBloomFilter.from_bytes(view(bitset))
+    keys = _keys_of(path, rg)
+    rejected = keys[~misread.check_hashes(xxh64_plain(keys, "INT64"))]
+    assert len(rejected), "no key the misread filter drops"
+    return int(rejected[0])
+
+
+def first_block(bitset: bytes) -> bytes:
+    """numBytes = 33: parquet-java sizes the filter as 33 // 32 = 1 block."""
+    return bitset[:32]
+
+
+def zero_padded(num_bytes: int) -> Callable[[bytes], bytes]:
+    """numBytes beyond the bytes that follow: parquet-java's short read leaves zeros."""
+    return lambda bitset: bitset + bytes(num_bytes - len(bitset))
+
+
+# --- the routes and the oracle ---
+
+def routes(spark, path: Path) -> dict:  # noqa: ANN001
+    d = str(path.parent)
+    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, bloom_mode="task"),
+            "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
+
+
+def assert_every_route_finds(spark, path: Path, key: int, broken: int = 1) -> None:  # noqa: ANN001
+    where = f"k = {key}"
+    with spark_conf(spark, PUSHDOWN_OFF):
+        expected = spark.read.parquet(str(path.parent)).where(where).collect()
+    assert len(expected) == 1
+    for name, df in routes(spark, path).items():
+        q = df.where(where)
+        assert q.collect() == expected, name
+        if name != "sql":  # the V1 scan node has no bloom metrics
+            assert bp.scan_metrics(q)["bloomBrokenFilters"] == broken, name
+
+
+def assert_parquet_java_loses(spark, path: Path, key: int) -> None:  # noqa: ANN001
+    """The bug this file guards against is real: Spark's parquet with pushdown drops the row."""
+    assert spark.read.parquet(str(path.parent)).where(f"k = {key}").count() == 0
+
+
+# --- filters our reader ignores and parquet-java misjudges ---
+
+def test_num_bytes_33(spark, copy: Path) -> None:  # noqa: ANN001
+    key = key_parquet_java_drops(copy, 1, first_block)
+    set_header_num_bytes(copy, 1, 33)
+    assert_parquet_java_loses(spark, copy, key)
+    assert_every_route_finds(spark, copy, key)
+
+
+def test_num_bytes_past_the_stated_length(spark, copy: Path) -> None:  # noqa: ANN001
+    size = 1 << 20
+    key = key_parquet_java_drops(copy, 1, zero_padded(size))
+    set_header_num_bytes(copy, 1, size)
+    assert_parquet_java_loses(spark, copy, key)
+    assert_every_route_finds(spark, copy, key)
+
+
+def test_bitset_past_end_of_file(spark, copy: Path) -> None:  # noqa: ANN001
+    set_header_num_bytes(copy, 1, 1 << 20)  # more than the file holds after the filter
+    edit_footer(spark, copy, 1, lambda m: m.unsetBloom_filter_length())  # read header, then bitset
+    assert pq.ParquetFile(copy).metadata.row_group(1).column(0).bloom_filter_length in (None, -1, 0)
+    assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
+
+
+# --- footers that point outside the file or claim huge lengths ---
+
+@pytest.mark.parametrize("edit", [
+    pytest.param(lambda m: m.setBloom_filter_length(2**31 - 1), id="length-2GiB"),
+    pytest.param(lambda m: m.setBloom_filter_length(128 * 2**20 + 4096), id="length-over-128MiB"),
+    pytest.param(lambda m: m.setBloom_filter_length(-7), id="length-negative"),
+    pytest.param(lambda m: m.setBloom_filter_offset(10**12), id="offset-outside"),
+])
+def test_hostile_footer_never_fails_the_query(spark, copy: Path, edit: Callable) -> None:  # noqa: ANN001
+    edit_footer(spark, copy, 1, edit)
+    assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
+
+
+def test_length_past_end_of_file(spark, copy: Path) -> None:  # noqa: ANN001
+    m = pq.ParquetFile(copy).metadata.row_group(1).column(0)
+    edit_footer(spark, copy, 1, lambda c: c.setBloom_filter_length(copy.stat().st_size - m.bloom_filter_offset + 64))
+    assert m.bloom_filter_offset + pq.ParquetFile(copy).metadata.row_group(1).column(0).bloom_filter_length > copy.stat().st_size
+    assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
+
+
+def test_huge_header_num_bytes(spark, copy: Path) -> None:  # noqa: ANN001
+    set_header_num_bytes(copy, 1, 2**31 - 32)
+    edit_footer(spark, copy, 1, lambda m: m.unsetBloom_filter_length())
+    assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
