@@ -1,4 +1,4 @@
-"""Command line: ``python -m bloomparquet {demo,inspect,kernel,retrofit} ...``."""
+"""Command line: ``python -m bloomparquet {demo,inspect,jar,kernel,retrofit} ...``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,17 @@ def _inspect(path: str) -> int:
     for (rg, column), f in sorted(filters.items()):
         density = bin(int.from_bytes(f.to_bytes(), "little")).count("1") / (f.num_bytes * 8)
         print(f"{rg:>9}  {column:<30} {f.num_bytes:>10} {f.num_blocks:>8} {density:>8.1%}")
+    return 0
+
+
+def _jar() -> int:
+    from ._jar import jar_path
+
+    try:
+        print(jar_path())
+    except (RuntimeError, FileNotFoundError) as e:
+        print(f"bloomparquet: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -56,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ins = sub.add_parser("inspect", help="list the bloom filters stored in a Parquet file")
     ins.add_argument("path")
     sub.add_parser("kernel", help="print the SBBF kernel the JVM chooses, and why")
+    sub.add_parser("jar", help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
     ret = sub.add_parser("retrofit", help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
@@ -68,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(rows=args.rows, out=args.out)
     if args.command == "inspect":
         return _inspect(args.path)
+    if args.command == "jar":
+        return _jar()
     if args.command == "retrofit":
         return _retrofit(args.path, args.columns, args.fpp, args.overwrite)
     return _kernel()
