@@ -50,16 +50,20 @@ def _pyspark_version(venv: Path) -> str:
                           text=True).stdout.strip()
 
 
+def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
+    assert done.returncode == 0, f"{cmd} failed:\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
 @pytest.mark.parametrize("minor", [MINORS[0], MINORS[-1]])
 def test_wheel_installs_into_an_existing_spark_and_works_there(wheel: Path, tmp_path: Path, minor: str) -> None:
     venv = _venv_with(tmp_path, PINS[minor])
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True)
     assert _pyspark_version(venv) == PINS[minor], "installing bloomparquet changed the user's pyspark"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
-    cli = subprocess.run([str(venv / "bin" / "bloomparquet"), "jar"], check=True, capture_output=True, text=True,
-                         cwd=tmp_path, env=env)
-    assert f"jars/spark-{minor}/bloomparquet.jar" in cli.stdout
-    smoke = subprocess.run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))],
-                           check=True, capture_output=True, text=True, cwd=tmp_path, env=env)
-    seen = json.loads(smoke.stdout.strip().splitlines()[-1])
+    jar = _run([str(venv / "bin" / "bloomparquet"), "jar"], tmp_path, env)
+    assert f"jars/spark-{minor}/bloomparquet.jar" in jar
+    smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, env)
+    seen = json.loads(smoke.strip().splitlines()[-1])
     assert seen["spark"] == PINS[minor] and seen["pruned"] > 0, seen
