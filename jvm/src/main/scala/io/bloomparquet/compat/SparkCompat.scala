@@ -4,6 +4,10 @@ import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.QueryExecution
@@ -85,6 +89,16 @@ object SparkCompat {
     val max = math.max(sqlConf(spark).maxMetadataStringLength, 4)
     if (value.length <= max) value else value.take(max - 3) + "..."
   }
+
+  // --- SQL extension points ---
+
+  /** What `SparkSessionExtensions.injectTableFunction` takes. */
+  type TableFunction = (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan)
+
+  def tableFunction(name: String, usage: String, builder: Seq[Expression] => LogicalPlan): TableFunction =
+    (FunctionIdentifier(name), new ExpressionInfo("io.bloomparquet", null, name, usage, ""), builder)
+
+  def toAttributes(schema: StructType): Seq[AttributeReference] = DataTypeUtils.toAttributes(schema)
 
   /** The executed plan of a classic (non-Connect) Dataset. */
   def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = df match {
