@@ -14,6 +14,10 @@ settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile("long", max_examples=1000, deadline=None)
 settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "default")
 
+# The Spark Connect tests need a process of their own (a local Connect server, no
+# classic SparkContext): bin/test runs them with BLOOMPARQUET_CONNECT=1.
+collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
+
 
 # Test-only JVM code (TestBridge, FailingFileSystem), built by bin/setup and bin/test.
 TEST_JAR = Path(__file__).resolve().parents[1] / "jvm" / "target" / "bloomparquet-tests.jar"

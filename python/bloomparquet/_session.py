@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._connect import EXTENSION
 from ._jar import jar_path
 
 if TYPE_CHECKING:
@@ -15,9 +16,13 @@ _JVM_FLAGS = "--add-modules=jdk.incubator.vector"
 
 
 def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
-    """Put the bloomparquet jar on ``builder``'s driver and executor classpaths
-    and enable the Vector API module, keeping jars, class paths and JVM options
-    the builder already has. Returns the same builder."""
+    """Put the bloomparquet jar on ``builder``'s driver and executor classpaths,
+    register bloomparquet's session extension (its SQL functions) and enable the
+    Vector API module, keeping jars, extensions, class paths and JVM options the
+    builder already has. Returns the same builder.
+
+    Works for ``SparkSession.builder.remote("local[...]")`` too: PySpark starts
+    the local Connect server with these settings."""
     jar = str(jar_path())
     # Append to what the builder already holds rather than replace it.
     held: dict[str, str] = getattr(builder, "_options", {})
@@ -27,6 +32,7 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
         return value if not old else old if value in old.split(sep) else f"{old}{sep}{value}"
 
     builder = builder.config("spark.jars", joined("spark.jars", jar, ","))
+    builder = builder.config("spark.sql.extensions", joined("spark.sql.extensions", EXTENSION, ","))
     builder = builder.config("spark.driver.extraClassPath", joined("spark.driver.extraClassPath", jar, ":"))
     for key in ("spark.driver.extraJavaOptions", "spark.executor.extraJavaOptions"):
         builder = builder.config(key, joined(key, _JVM_FLAGS, " "))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bloomparquet {demo,inspect,kernel,retrofit} ...``."""
+"""Command line: ``python -m bloomparquet {demo,inspect,jar,kernel,retrofit} ...``."""
 
 from __future__ import annotations
 
@@ -21,19 +21,38 @@ def _inspect(path: str) -> int:
     return 0
 
 
-def _kernel() -> int:
-    from . import session
-    from ._session import jvm_bridge
+def _jar() -> int:
+    from ._jar import jar_path
 
-    bridge = jvm_bridge(session())
-    print(f"{bridge.kernelName()}: {bridge.kernelReason()}")
+    try:
+        print(jar_path())
+    except (RuntimeError, FileNotFoundError) as e:
+        print(f"bloomparquet: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
-def _retrofit(path: str, columns: str, fpp: float, overwrite: bool) -> int:
-    from . import retrofit, session
+def _spark(remote: str | None):  # noqa: ANN202 - a classic or Connect SparkSession
+    """A local classic session with bloomparquet, or a Spark Connect session at ``remote``."""
+    from . import session
 
-    results = retrofit(session(), path, columns, fpp=fpp, overwrite=overwrite)
+    if remote is None:
+        return session()
+    from pyspark.sql import SparkSession
+
+    return SparkSession.builder.remote(remote).getOrCreate()
+
+
+def _kernel(remote: str | None) -> int:
+    row = _spark(remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
+    print(f"{row.kernel}: {row.reason}")
+    return 0
+
+
+def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str | None) -> int:
+    from . import retrofit
+
+    results = retrofit(_spark(remote), path, columns, fpp=fpp, overwrite=overwrite)
     if not results:
         print(f"{path}: no Parquet files")
         return 0
@@ -55,8 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
     ins = sub.add_parser("inspect", help="list the bloom filters stored in a Parquet file")
     ins.add_argument("path")
-    sub.add_parser("kernel", help="print the SBBF kernel the JVM chooses, and why")
-    ret = sub.add_parser("retrofit", help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
+    remote = argparse.ArgumentParser(add_help=False)
+    remote.add_argument("--remote", metavar="URL", help="run on a Spark Connect server (sc://host:port) "
+                        "started with bloomparquet's jar and session extension, instead of a local Spark")
+    sub.add_parser("kernel", parents=[remote], help="print the SBBF kernel the JVM chooses, and why")
+    sub.add_parser("jar", help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
+    ret = sub.add_parser("retrofit", parents=[remote], help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
@@ -68,9 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(rows=args.rows, out=args.out)
     if args.command == "inspect":
         return _inspect(args.path)
+    if args.command == "jar":
+        return _jar()
     if args.command == "retrofit":
-        return _retrofit(args.path, args.columns, args.fpp, args.overwrite)
-    return _kernel()
+        return _retrofit(args.path, args.columns, args.fpp, args.overwrite, args.remote)
+    return _kernel(args.remote)
 
 
 if __name__ == "__main__":

@@ -88,8 +88,16 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
     """Metrics of the file scans of ``df``'s last execution, summed over scans:
     the ``bloom*`` pruning counters (files/row groups total and pruned, filter
     bytes read, broken filters, pruning time), Spark's scan metrics, and
-    ``tasks`` (input partitions planned). Run an action on ``df`` first."""
+    ``tasks`` (input partitions planned). Run an action on ``df`` first.
+
+    On Spark Connect the figures come from the execution's own metrics
+    (``df.executionInfo``); ``tasks`` is then known for ``bloomparquet`` scans only.
+    """
+    from ._connect import connect_scan_metrics, is_connect
     from ._session import jvm_bridge
+
+    if is_connect(df):
+        return connect_scan_metrics(df)
 
     bridge = jvm_bridge(df.sparkSession)
     return {str(k): int(v) for k, v in dict(bridge.scanMetrics(df._jdf)).items()}

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _options
+from ._connect import is_connect, sql_function_missing
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -64,7 +65,7 @@ def write_bloom(
     columns: Sequence[str] | str,
     fpp: float | Mapping[str, float] = 0.01,
     ndv: int | Mapping[str, int] | None = None,
-    mode: str = "errorifexists",
+    mode: str = "error",
     **options: Any,
 ) -> None:
     """Write ``df`` to ``path`` as Parquet with bloom filters on ``columns``.
@@ -96,12 +97,16 @@ def retrofit(
     at ``fpp``) and a new footer are written to a hidden temporary file that is
     renamed over the original only once complete and checked. A chunk that
     already has a filter keeps it unless ``overwrite``. Encrypted files are
-    refused. ``conf`` adds Hadoop settings for the job. Returns one dict per file:
+    refused. ``conf`` adds Hadoop settings for the job (classic sessions only).
+    On Spark Connect this runs the ``bloomparquet_retrofit`` SQL function, which
+    needs the server started with bloomparquet's session extension. Returns one dict per file:
     path, status (``retrofitted`` or ``unchanged``), columns, chunks, filter_bytes,
     file_bytes, seconds.
     """
     cols = _columns(columns)
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
+    if is_connect(spark):
+        return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf)
     jvm = spark._jvm  # type: ignore[attr-defined]
     job = jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()
@@ -112,3 +117,23 @@ def retrofit(
         jconf.put(k, str(v))
     results = job.runForPython(spark._jsparkSession, path, jcols, float(fpp), bool(overwrite), jconf)  # type: ignore[attr-defined]
     return [{k: r[k] for k in r.keySet()} for r in results]
+
+
+def _retrofit_sql(
+    spark: SparkSession, path: str, columns: list[str], fpp: float, overwrite: bool, conf: Mapping[str, str] | None
+) -> list[dict[str, Any]]:
+    """Retrofit through the ``bloomparquet_retrofit`` SQL function: a Spark Connect session has no py4j."""
+    if conf:
+        raise ValueError(
+            "retrofit: conf (per-job Hadoop settings) is not available over Spark Connect; set them on the "
+            "Connect server (spark.hadoop.*) instead"
+        )
+    query = "SELECT * FROM bloomparquet_retrofit(:path, :columns, :fpp, :overwrite)"
+    args = {"path": path, "columns": ",".join(columns), "fpp": fpp, "overwrite": overwrite}
+    try:
+        rows = spark.sql(query, args=args).collect()
+    except Exception as e:  # the server's AnalysisException, as pyspark raises it
+        if "bloomparquet_retrofit" in str(e) and "UNRESOLVABLE_TABLE_VALUED_FUNCTION" in str(e):
+            raise sql_function_missing(e, "bloomparquet_retrofit") from e
+        raise
+    return [r.asDict() for r in rows]

@@ -5,6 +5,10 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.SparkEnv
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.QueryExecution
@@ -89,6 +93,16 @@ object SparkCompat {
 
   /** A Spark conf of this JVM's SparkEnv (executors; the driver's SparkContext conf), if any. */
   def envConf(key: String): Option[String] = Option(SparkEnv.get).flatMap(_.conf.getOption(key))
+
+  // --- SQL extension points ---
+
+  /** What `SparkSessionExtensions.injectTableFunction` takes. */
+  type TableFunction = (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan)
+
+  def tableFunction(name: String, usage: String, builder: Seq[Expression] => LogicalPlan): TableFunction =
+    (FunctionIdentifier(name), new ExpressionInfo("io.bloomparquet", null, name, usage, ""), builder)
+
+  def toAttributes(schema: StructType): Seq[AttributeReference] = DataTypeUtils.toAttributes(schema)
 
   /** The executed plan of a classic (non-Connect) Dataset. */
   def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = df match {

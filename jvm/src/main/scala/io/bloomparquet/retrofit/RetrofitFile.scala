@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.ParquetShims
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
@@ -13,7 +14,7 @@ import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterReader}
 import io.bloomparquet.write.ChunkFilter
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
-import org.apache.parquet.HadoopReadOptions
+import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.format.FileMetaData
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -72,8 +73,7 @@ object RetrofitFile {
       if (todo.isEmpty)
         return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
 
-      reader = new ParquetFileReader(input, footer, HadoopReadOptions.builder(conf).build(), input.newStream())
-      reader.setRequestedSchema(todo.map(_._1).asJava)
+      reader = ParquetShims.openColumns(input, footer, conf, todo.map(_._1))
       val createdBy = footer.getFileMetaData.getCreatedBy
       val blooms = rowGroups.indices.flatMap { rg =>
         val wanted = todo.filter(_._3.contains(rg))

@@ -83,10 +83,14 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported
 
-  override def reportDriverMetrics(): Array[CustomTaskMetric] = runtimePlanned match {
-    case Some((_, counts)) => counts.toTaskMetrics
-    case None if settings.mode == PruningMode.Plan && active.isDefined => planned._2.toTaskMetrics
-    case None => Array.empty
+  // Tasks planned are reported for every scan: a Connect client sees metrics only, not the RDD.
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = {
+    val pruning = runtimePlanned match {
+      case Some((_, counts)) => counts.toTaskMetrics
+      case None if settings.mode == PruningMode.Plan && active.isDefined => planned._2.toTaskMetrics
+      case None => Array.empty[CustomTaskMetric]
+    }
+    pruning :+ BloomMetrics.taskMetric(BloomMetrics.TasksPlanned, partitions.size.toLong)
   }
 
   // Computed once: Spark asks on every plan update and UI event, and ParquetScan renders every

@@ -6,9 +6,9 @@ import io.bloomparquet.pruning.CatalystPredicates
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
-import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
+import org.apache.spark.sql.connector.read.Scan
+import org.apache.spark.sql.execution.datasources.v2.FileScanBuilder
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScanBuilder
-import org.apache.spark.sql.internal.connector.SupportsPushDownCatalystFilters
 import org.apache.spark.sql.types.StructType
 
 /**
@@ -20,7 +20,9 @@ import org.apache.spark.sql.types.StructType
  * nothing of our pruning.
  */
 final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: BloomReadOptions)
-  extends ScanBuilder with SupportsPushDownCatalystFilters with SupportsPushDownRequiredColumns {
+  // A FileScanBuilder by class because Spark 4.0 pushes Catalyst filters only to those
+  // (4.1+ to any SupportsPushDownCatalystFilters); its own state is unused: all is delegated.
+  extends FileScanBuilder(delegate.sparkSession, delegate.fileIndex, delegate.dataSchema) {
 
   // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
   private var withheld = Seq.empty[Expression]

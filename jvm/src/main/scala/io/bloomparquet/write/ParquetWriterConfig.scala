@@ -2,6 +2,7 @@ package io.bloomparquet.write
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.compat.ParquetShims
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.column.ParquetProperties
 import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
@@ -17,7 +18,7 @@ import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
 object ParquetWriterConfig {
 
   def apply[B <: ParquetWriter.Builder[_, B]](builder: B, conf: Configuration): B = {
-    var b = builder
+    var b = ParquetShims.withRowGroupRowCountLimit(builder, conf)
       .withConf(conf)
       .withRowGroupSize(POF.getLongBlockSize(conf))
       .withPageSize(POF.getPageSize(conf))
@@ -38,7 +39,6 @@ object ParquetWriterConfig {
         conf.getInt(POF.COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH))
       .withStatisticsTruncateLength(
         conf.getInt(POF.STATISTICS_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH))
-      .withRowGroupRowCountLimit(conf.getInt(POF.BLOCK_ROW_COUNT_LIMIT, ParquetProperties.DEFAULT_ROW_GROUP_ROW_COUNT_LIMIT))
       .withPageRowCountLimit(conf.getInt(POF.PAGE_ROW_COUNT_LIMIT, ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT))
     perColumn(conf, POF.ENABLE_DICTIONARY).foreach { case (c, v) => b = b.withDictionaryEncoding(c, v.toBoolean) }
     perColumn(conf, POF.BLOOM_FILTER_ENABLED).foreach { case (c, v) => b = b.withBloomFilterEnabled(c, v.toBoolean) }

@@ -18,6 +18,7 @@ class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bl
 class UnreadableFilesMetric
   extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
+class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
 final case class PruningCounts(
@@ -45,11 +46,12 @@ object BloomMetrics {
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
   val PruningTimeMs = "bloomPruningTimeMs"
+  val TasksPlanned = "bloomTasksPlanned"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
-    new UnreadableFilesMetric, new PruningTimeMetric)
+    new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName

@@ -1,0 +1,26 @@
+"""bloomparquet: Parquet split block Bloom filter pushdown for Apache Spark.
+
+``session()`` gives a SparkSession with the jar loaded; ``read_bloom()`` reads
+with bloom-filter pruning (``spark.read.format("bloomparquet")``);
+``scan_metrics()`` tells what a query pruned. ``reference`` holds the numpy
+SBBF and xxHash64 used to cross-verify the JVM.
+"""
+
+from ._jar import jar_path
+from ._session import configure, session
+from .read import read_bloom, read_options, scan_metrics
+from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
+
+__all__ = [
+    "WRITE_FORMAT",
+    "bloom_options",
+    "configure",
+    "jar_path",
+    "read_bloom",
+    "read_options",
+    "retrofit",
+    "scan_metrics",
+    "session",
+    "write_bloom",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,74 @@
+"""Which bloomparquet jar matches the running Spark, and where it is."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+JAR_ENV = "BLOOMPARQUET_JAR"
+_PACKAGED = Path(__file__).parent / "jars"
+_CHECKOUT = Path(__file__).resolve().parents[2]
+_PINS = _CHECKOUT / "project" / "spark-versions.properties"
+
+
+def spark_minor(version: str) -> str:
+    """``"4.1"`` for ``"4.1.4"``, ``"4.2.0.dev1"``..."""
+    parts = version.split(".")
+    return ".".join(parts[:2])
+
+
+def _pins() -> dict[str, str]:
+    """A checkout's project/spark-versions.properties: minor -> pyspark, and ``default``."""
+    if not _PINS.is_file():
+        return {}
+    lines = _PINS.read_text().splitlines()
+    return dict(line.strip().split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def _checkout_jars() -> dict[str, Path]:
+    """The jars a development checkout builds (``bin/setup [--all-sparks]``), by minor."""
+    pins = _pins()
+    if not pins:
+        return {}
+    default = pins.pop("default")
+    target = _CHECKOUT / "jvm" / "target"
+    return {m: target / ("bloomparquet.jar" if m == default else f"spark-{m}/bloomparquet.jar") for m in pins}
+
+
+def supported_minors() -> list[str]:
+    """The Spark minors this installation has a jar for (the wheel's, else the checkout's)."""
+    if _PACKAGED.is_dir():
+        return sorted(p.name.removeprefix("spark-") for p in _PACKAGED.glob("spark-*") if (p / "bloomparquet.jar").is_file())
+    return sorted(_checkout_jars())
+
+
+def jar_path(spark_version: str | None = None) -> Path:
+    """The bloomparquet jar for Spark ``spark_version`` (default: the installed
+    ``pyspark.__version__``): ``$BLOOMPARQUET_JAR`` when set, else the jar of that
+    Spark minor shipped in the wheel, else the development checkout's build.
+
+    Raises:
+        RuntimeError: the Spark minor is not supported, naming it and the supported ones.
+        FileNotFoundError: a supported minor whose jar is missing (a checkout not set up).
+    """
+    override = os.environ.get(JAR_ENV)
+    if override:
+        return Path(override)
+    if spark_version is None:
+        import pyspark
+
+        spark_version = pyspark.__version__
+    minor = spark_minor(spark_version)
+    supported = supported_minors()
+    if minor not in supported:
+        shown = ", ".join(supported) or "none (no jar built: run bin/setup)"
+        raise RuntimeError(f"bloomparquet has no jar for Spark {spark_version}; supported Spark minors: {shown}")
+    packaged = _PACKAGED / f"spark-{minor}" / "bloomparquet.jar"
+    candidates = [packaged, _checkout_jars().get(minor)]
+    for c in candidates:
+        if c is not None and c.is_file():
+            return c
+    looked = ", ".join(str(c) for c in candidates if c is not None)
+    hint = "bin/setup" if minor == _pins().get("default") else "bin/setup --all-sparks"
+    raise FileNotFoundError(f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}")
+

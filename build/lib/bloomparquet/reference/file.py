@@ -1,0 +1,68 @@
+"""Read the bloom filters stored in a Parquet file (footer offsets via pyarrow)."""
+
+from __future__ import annotations
+
+import os
+
+from ._thrift import ThriftError, read_struct
+from .sbbf import MAX_BYTES, SplitBlockBloomFilter
+
+_HEADER_PROBE = 64
+
+
+class BloomFilterFormatError(ValueError):
+    """A stored bloom filter that is not a valid SBBF/XXHASH/UNCOMPRESSED filter."""
+
+
+def parse_bloom_filter(data: bytes) -> tuple[SplitBlockBloomFilter, int]:
+    """Parse header + bitset at the start of ``data``; return the filter and bytes used."""
+    try:
+        header, size = read_struct(data)
+    except ThriftError as e:
+        raise BloomFilterFormatError(f"unreadable header: {e}") from e
+    num_bytes = header.get(1)
+    # Unions: field 1 (BLOCK / XXHASH / UNCOMPRESSED) is the only defined member.
+    for field, name in ((2, "algorithm BLOCK"), (3, "hash XXHASH"), (4, "compression UNCOMPRESSED")):
+        if not isinstance(header.get(field), dict) or 1 not in header[field]:
+            raise BloomFilterFormatError(f"header lacks {name}: {header}")
+    if not isinstance(num_bytes, int) or num_bytes <= 0 or num_bytes % 32 or num_bytes > MAX_BYTES:
+        raise BloomFilterFormatError(f"numBytes {num_bytes} is not a positive multiple of 32 up to {MAX_BYTES}")
+    if size + num_bytes > len(data):
+        raise BloomFilterFormatError(f"bitset of {num_bytes} bytes is truncated")
+    return SplitBlockBloomFilter.from_bytes(data[size : size + num_bytes]), size + num_bytes
+
+
+def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], SplitBlockBloomFilter]:
+    """Every bloom filter in the Parquet file at ``path``.
+
+    Keys are ``(row_group_index, dotted_column_path)``; chunks without a filter are
+    absent. Raises :class:`BloomFilterFormatError` for a filter that is not valid.
+    """
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    out: dict[tuple[int, str], SplitBlockBloomFilter] = {}
+    with open(path, "rb") as f:
+        file_size = os.fstat(f.fileno()).st_size
+        for rg in range(meta.num_row_groups):
+            group = meta.row_group(rg)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                offset, length = chunk.bloom_filter_offset, chunk.bloom_filter_length
+                if offset is None or offset < 0:
+                    continue
+                if offset >= file_size:
+                    raise BloomFilterFormatError(f"offset {offset} outside file of {file_size} bytes")
+                f.seek(offset)
+                if length is not None and length > 0:
+                    data = f.read(length)
+                else:
+                    head = f.read(_HEADER_PROBE)
+                    try:
+                        header, size = read_struct(head)
+                        rest = int(header.get(1, 0))
+                    except (ThriftError, TypeError, ValueError) as e:
+                        raise BloomFilterFormatError(f"unreadable header: {e}") from e
+                    data = head + f.read(max(0, min(rest, MAX_BYTES) + size - len(head)))
+                out[(rg, chunk.path_in_schema)] = parse_bloom_filter(data)[0]
+    return out

@@ -1,0 +1,29 @@
+package io.bloomparquet.sql
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.compat.SparkCompat.TableFunction
+import io.bloomparquet.kernel.SbbfKernels
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+import org.apache.spark.unsafe.types.UTF8String
+
+/** The table functions [[io.bloomparquet.BloomParquetExtensions]] registers. */
+object SqlFunctions {
+
+  val all: Seq[TableFunction] = Seq(
+    SparkCompat.tableFunction("bloomparquet_retrofit",
+      "_FUNC_(path, columns[, fpp[, overwrite]]) - adds bloom filters on `columns` (comma-separated) to the " +
+        "Parquet files under `path`, one Spark task per file; a row per file: " + RetrofitRelation.schema.simpleString,
+      args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args))),
+    SparkCompat.tableFunction("bloomparquet_kernel",
+      "_FUNC_() - the SBBF kernel this JVM chose (vector or scalar) and why",
+      args => {
+        FunctionArgs("bloomparquet_kernel", args).noMore(0)
+        val schema = StructType(Seq(StructField("kernel", StringType, nullable = false),
+          StructField("reason", StringType, nullable = false)))
+        LocalRelation(SparkCompat.toAttributes(schema), Seq(InternalRow(
+          UTF8String.fromString(SbbfKernels.get().name), UTF8String.fromString(SbbfKernels.reason()))))
+      })
+  )
+}

@@ -1,0 +1,97 @@
+"""Every public helper over Spark Connect, differential against Spark's own
+reader with pushdown off, through the same server."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from pyspark.errors import IllegalArgumentException
+
+import bloomparquet as bp
+from bloomparquet.reference import read_bloom_filters
+
+from ..spark_conf import PUSHDOWN_OFF, spark_conf
+
+ROWS, GROUP = 40_000, 5_000
+
+
+def _keys(seed: int) -> np.ndarray:
+    """Even keys 0..2*ROWS in shuffled order: statistics can't prune, filters can."""
+    return np.arange(0, 2 * ROWS, 2, dtype=np.int64)[np.random.default_rng(seed).permutation(ROWS)]
+
+
+@pytest.fixture(scope="module")
+def written(connect, tmp_path_factory) -> Path:  # noqa: ANN001
+    out = tmp_path_factory.mktemp("connect") / "written"
+    df = connect.createDataFrame(pa.table({"k": _keys(1), "tag": [f"t{i % 7}" for i in range(ROWS)]}).to_pandas())
+    bp.write_bloom(df.coalesce(1), str(out), ["k", "tag"], fpp=0.001, **{"parquet.block.size": str(GROUP * 10)})
+    return out
+
+
+def _rows(df) -> list:  # noqa: ANN001
+    return sorted(map(tuple, df.collect()))
+
+
+def test_session_is_connect(connect) -> None:  # noqa: ANN001
+    assert type(connect).__module__.startswith("pyspark.sql.connect")
+
+
+def test_write_bloom_writes_filters(written: Path) -> None:
+    (file,) = written.glob("*.parquet")
+    groups = pq.ParquetFile(file).metadata.num_row_groups
+    assert groups >= 4
+    assert sorted(c for (_, c) in read_bloom_filters(file)) == sorted(["k", "tag"] * groups)
+
+
+@pytest.mark.parametrize("route", ["plan", "task", "sql"])
+def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, route: str) -> None:  # noqa: ANN001
+    for where in ("k = 1234", "k = 1235", "k IN (2, 4, 5, 7)", "tag = 't3' AND k = 70000"):
+        if route == "sql":
+            df = connect.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
+        else:
+            df = bp.read_bloom(connect, str(written), bloom_mode=route).where(where)
+        got = _rows(df)
+        with spark_conf(connect, PUSHDOWN_OFF):
+            assert got == _rows(connect.read.parquet(str(written)).where(where)), (route, where)
+    if route == "plan":
+        miss = bp.read_bloom(connect, str(written)).where("k = 1235")
+        assert miss.collect() == []
+        m = bp.scan_metrics(miss)
+        assert m["scans"] == 1 and m["tasks"] == 0, m
+        assert m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"] == m["bloomRowGroupsTotal"] >= 4, m
+
+
+def test_read_options_are_validated_before_anything_runs(connect, written: Path) -> None:  # noqa: ANN001
+    with pytest.raises(ValueError, match="bloom.mode"):
+        bp.read_bloom(connect, str(written), bloom_mode="everywhere")  # type: ignore[arg-type]
+    with pytest.raises(IllegalArgumentException, match="bloom.mode"):
+        connect.read.format("bloomparquet").option("bloom.mode", "everywhere").load(str(written)).collect()
+
+
+def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None:  # noqa: ANN001
+    path = tmp_path / "plain"
+    path.mkdir()
+    pq.write_table(pa.table({"k": _keys(2)}), path / "a.parquet", row_group_size=GROUP)
+    results = bp.retrofit(connect, str(path), ["k"], fpp=0.001)
+    assert [(r["status"], r["columns"], r["chunks"]) for r in results] == [("retrofitted", "k", ROWS // GROUP)]
+    assert len(read_bloom_filters(path / "a.parquet")) == ROWS // GROUP
+    miss = bp.read_bloom(connect, str(path)).where("k = 40001")
+    assert miss.collect() == []
+    assert bp.scan_metrics(miss)["bloomRowGroupsPrunedByBloom"] >= ROWS // GROUP - 1  # FPP 0.1 %: one may survive
+    with pytest.raises(ValueError, match="not available over Spark Connect"):
+        bp.retrofit(connect, str(path), ["k"], conf={"fs.defaultFS": "file:///"})
+
+
+def test_cli_kernel_over_connect(connect) -> None:  # noqa: ANN001
+    port = connect.conf.get("spark.connect.grpc.binding.port", "15002")
+    out = subprocess.run([sys.executable, "-m", "bloomparquet", "kernel", "--remote", f"sc://localhost:{port}"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    kernel = out.stdout.strip().splitlines()[-1]
+    assert kernel.split(":")[0] in ("vector", "scalar"), kernel

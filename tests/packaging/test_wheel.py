@@ -1,0 +1,69 @@
+"""The wheel: one jar per supported Spark minor, installable into an existing
+Spark without touching it, and working there without the checkout on the path."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PINS = dict(
+    line.split("=", 1)
+    for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+)
+MINORS = sorted(k for k in PINS if k != "default")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:  # noqa: ANN001
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)], check=True)
+    (built,) = out.glob("bloomparquet-*.whl")
+    return built
+
+
+def test_wheel_holds_one_jar_per_supported_minor(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    jars = sorted(n for n in names if n.endswith(".jar"))
+    assert jars == [f"bloomparquet/jars/spark-{m}/bloomparquet.jar" for m in MINORS]
+    print(f"wheel {wheel.name}: {wheel.stat().st_size / 2**20:.2f} MiB, jars for Spark {', '.join(MINORS)}")
+
+
+def _venv_with(tmp: Path, pyspark_version: str) -> Path:
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, f"pyspark=={pyspark_version}"], check=True)
+    return venv
+
+
+def _pyspark_version(venv: Path) -> str:
+    code = "import pyspark; print(pyspark.__version__)"
+    return subprocess.run([str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
+    assert done.returncode == 0, f"{cmd} failed:\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.mark.parametrize("minor", [MINORS[0], MINORS[-1]])
+def test_wheel_installs_into_an_existing_spark_and_works_there(wheel: Path, tmp_path: Path, minor: str) -> None:
+    venv = _venv_with(tmp_path, PINS[minor])
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True)
+    assert _pyspark_version(venv) == PINS[minor], "installing bloomparquet changed the user's pyspark"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
+    jar = _run([str(venv / "bin" / "bloomparquet"), "jar"], tmp_path, env)
+    assert f"jars/spark-{minor}/bloomparquet.jar" in jar
+    smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, env)
+    seen = json.loads(smoke.strip().splitlines()[-1])
+    assert seen["spark"] == PINS[minor] and seen["pruned"] > 0, seen

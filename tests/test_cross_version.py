@@ -1,0 +1,117 @@
+"""The compact suite every supported Spark minor runs (bin/test runs it on each
+.venvs/spark-<minor> as well as on the default Spark): write with filters, plan,
+task and SQL reads differential against Spark with pushdown off, a join with
+runtime filters, retrofit, and metrics. Small and fast on purpose: the full
+suite covers each feature in depth on the default Spark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pyspark
+import pytest
+
+import bloomparquet as bp
+from bloomparquet.reference import read_bloom_filters, xxh64_plain
+
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+
+pytestmark = pytest.mark.spark
+
+ROWS, GROUP = 40_000, 5_000
+
+
+@pytest.fixture(scope="module")
+def written(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    """Unsorted even keys written by bloomparquet's writer in several row groups."""
+    out = tmp_path_factory.mktemp("xv") / "written"
+    rng = np.random.default_rng(11)
+    keys = (rng.permutation(10**8)[:ROWS] * 2).tolist()
+    df = spark.createDataFrame([(int(k), f"e{k}") for k in keys], "k BIGINT, email STRING")
+    (df.coalesce(2).write.format("bloomparquet").option("bloom.columns", "k,email")
+     .option("parquet.block.size", str(GROUP * 12)).save(str(out)))
+    return out
+
+
+def _absent_key(path: Path, middle: int) -> int:
+    """An odd (absent) key near the middle of the keys' range, so inside every row group's
+    min/max (statistics can't prune it), that every stored `k` filter rejects."""
+    filters = [f for p in sorted(path.glob("*.parquet")) for (_, c), f in read_bloom_filters(p).items() if c == "k"]
+    for candidate in range(middle + 1, middle + 20_000, 2):
+        if not any(f.check_hashes(xxh64_plain(np.array([candidate], np.int64), "INT64"))[0] for f in filters):
+            return candidate
+    raise AssertionError("no such key")
+
+
+def _rows(df) -> list:  # noqa: ANN001
+    return sorted(map(tuple, df.collect()))
+
+
+def _oracle(spark, path: Path, where: str) -> list:  # noqa: ANN001
+    with spark_conf(spark, PUSHDOWN_OFF):
+        return _rows(spark.read.parquet(str(path)).where(where))
+
+
+def test_runs_with_the_jar_of_its_spark_minor(spark) -> None:  # noqa: ANN001
+    assert spark.version == pyspark.__version__
+    assert str(bp.jar_path()) in spark.conf.get("spark.jars").split(",")
+
+
+def test_writer_writes_a_filter_per_chunk(written: Path) -> None:
+    files = sorted(written.glob("*.parquet"))
+    assert files
+    row_groups = sum(pq.ParquetFile(f).metadata.num_row_groups for f in files)
+    assert row_groups >= 4
+    filters = [c for f in files for (_, c) in read_bloom_filters(f)]
+    assert filters.count("k") == row_groups and filters.count("email") == row_groups
+
+
+@pytest.mark.parametrize("route", ["plan", "task", "sql"])
+def test_reads_match_spark_and_prune(spark, written: Path, route: str) -> None:  # noqa: ANN001
+    present = pq.read_table(sorted(written.glob("*.parquet"))[0], columns=["k"]).column("k")[7].as_py()
+    absent = _absent_key(written, 10**8)
+    for where in (f"k = {present}", f"k = {absent}", f"k IN ({present}, {absent}, 3, 5)", f"email = 'e{present}'"):
+        if route == "sql":
+            df = spark.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
+        else:
+            df = bp.read_bloom(spark, str(written), bloom_mode=route).where(where)
+        assert _rows(df) == _oracle(spark, written, where), (route, where)
+    if route != "sql":  # SQL on a path is Spark's V1 route: pruned in tasks, no bloom metrics
+        miss = bp.read_bloom(spark, str(written), bloom_mode=route).where(f"k = {absent}")
+        assert miss.collect() == []
+        m = bp.scan_metrics(miss)
+        assert m["bloomRowGroupsPrunedByBloom"] == m["bloomRowGroupsTotal"] > 0, m
+        if route == "plan":
+            assert m["tasks"] == 0, m
+
+
+def test_join_prunes_with_runtime_filters(spark, written: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    absent = _absent_key(written, 10**8)
+    dim_path = str(tmp_path / "dim")
+    spark.createDataFrame([(absent, "x"), (absent + 2, "y")], "k BIGINT, tag STRING").write.parquet(dim_path)
+    dim = spark.read.parquet(dim_path).where("tag = 'x'")  # a selective dimension: Spark plans dynamic pruning
+    got_df = bp.read_bloom(spark, str(written)).join(dim, "k")
+    got = _rows(got_df)
+    with spark_conf(spark, PUSHDOWN_OFF):
+        want = _rows(spark.read.parquet(str(written)).join(dim, "k"))
+    assert got == want == []
+    assert "dynamicpruningexpression" in got_df._jdf.queryExecution().executedPlan().toString()
+    m = bp.scan_metrics(got_df)
+    assert m["bloomRowGroupsPrunedByBloom"] > 0, m
+
+
+def test_retrofit_adds_filters_that_prune(spark, tmp_path: Path) -> None:  # noqa: ANN001
+    path = tmp_path / "plain"
+    path.mkdir()
+    keys = np.arange(0, 2 * ROWS, 2, dtype=np.int64)[np.random.default_rng(3).permutation(ROWS)]
+    pq.write_table(pa.table({"k": keys}), path / "a.parquet", row_group_size=GROUP)
+    assert not read_bloom_filters(path / "a.parquet")
+    results = bp.retrofit(spark, str(path), ["k"], fpp=0.001)
+    assert [r["status"] for r in results] == ["retrofitted"]
+    absent = _absent_key(path, ROWS)
+    df = bp.read_bloom(spark, str(path)).where(f"k = {absent}")
+    assert df.collect() == []
+    assert bp.scan_metrics(df)["bloomRowGroupsPrunedByBloom"] == ROWS // GROUP
