@@ -1,5 +1,7 @@
 package io.bloomparquet.compat
 
+import scala.annotation.nowarn
+
 import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.SparkEnv
@@ -99,6 +101,8 @@ object SparkCompat {
   /** What `SparkSessionExtensions.injectTableFunction` takes. */
   type TableFunction = (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan)
 
+  // The 5-string constructor is deprecated but stable; its replacement validates 11 formatted strings.
+  @nowarn("cat=deprecation")
   def tableFunction(name: String, usage: String, builder: Seq[Expression] => LogicalPlan): TableFunction =
     (FunctionIdentifier(name), new ExpressionInfo("io.bloomparquet", null, name, usage, ""), builder)
 

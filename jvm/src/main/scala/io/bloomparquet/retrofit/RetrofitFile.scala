@@ -14,7 +14,6 @@ import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterReader}
 import io.bloomparquet.write.ChunkFilter
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
-import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.format.FileMetaData
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.hadoop.ParquetFileReader

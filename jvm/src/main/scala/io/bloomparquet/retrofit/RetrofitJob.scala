@@ -16,8 +16,7 @@ import org.apache.spark.util.SerializableConfiguration
  * was; files already done keep their filters, so re-running resumes.
  */
 object RetrofitJob {
-  val DefaultFpp: Double = BloomWriteOptions.DefaultFpp
-
+  val DefaultFpp: Double = OptionRegistry.Fpp.default.get
 
   def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {

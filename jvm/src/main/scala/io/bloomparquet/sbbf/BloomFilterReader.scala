@@ -55,13 +55,16 @@ object BloomFilterReader {
 
   private def readWithLength(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int,
       kernel: SbbfKernel): BloomFilterRead = {
-    rangeProblem(fileLength, offset, length).foreach(reason => return BloomFilterRead.Broken(reason, 0))
-    val bytes = new Array[Byte](length)
-    try readFully(in, offset, bytes)
-    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
-    parse(bytes, 0, length, kernel) match {
-      case Left(reason) => BloomFilterRead.Broken(reason, length)
-      case Right(filter) => BloomFilterRead.Loaded(filter, length)
+    rangeProblem(fileLength, offset, length) match {
+      case Some(reason) => BloomFilterRead.Broken(reason, 0)
+      case None =>
+        val bytes = new Array[Byte](length)
+        try readFully(in, offset, bytes)
+        catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
+        parse(bytes, 0, length, kernel) match {
+          case Left(reason) => BloomFilterRead.Broken(reason, length)
+          case Right(filter) => BloomFilterRead.Loaded(filter, length)
+        }
     }
   }
 

@@ -36,11 +36,11 @@ class OptionsSuite extends munit.FunSuite {
     "spark.bloomparquet.cache.maxMb" -> (("0", 0L), Some("-1")),
     "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")))
 
-  private def given(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
+  private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
 
   private def check(spec: OptionSpec[_], value: String): Any =
     if (spec.scopes == Seq(Scope.Session)) spec.parse(spec.key, value) // Spark confs, not options
-    else spec.parse(given(spec), OptionValidator.validate(Map(given(spec) -> value), spec.scopes).values(given(spec).toLowerCase))
+    else spec.parse(keyGiven(spec), OptionValidator.validate(Map(keyGiven(spec) -> value), spec.scopes).values(keyGiven(spec).toLowerCase))
 
   test("every registry entry has samples; keys are unique and in Spark's style") {
     assertEquals(OptionRegistry.all.map(_.key).toSet, samples.keySet)
@@ -55,7 +55,7 @@ class OptionsSuite extends munit.FunSuite {
       bad.foreach { b =>
         val e = error(check(spec, b))
         assert(e.startsWith("bloomparquet: "), e)
-        assert(e.contains(s"option '${given(spec)}' = '$b'"), e)
+        assert(e.contains(s"option '${keyGiven(spec)}' = '$b'"), e)
         assert(e.contains(spec.kind.allowed), e)
       }
     }
