@@ -29,11 +29,23 @@ class FailingFileSystem extends RawLocalFileSystem {
     failRename = conf.getBoolean(FailingFileSystem.FailRename, false)
   }
 
+  private def budgeted(out: OutputStream, f: Path) = new FSDataOutputStream(new BudgetedStream(out, writeBudget, f), null)
+
+  // Both overloads: FileSystem.create(path, overwrite) reaches the one without a permission.
   override def create(f: Path, permission: FsPermission, overwrite: Boolean, bufferSize: Int, replication: Short,
-      blockSize: Long, progress: Progressable): FSDataOutputStream = {
-    val out = super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress)
-    new FSDataOutputStream(new BudgetedStream(out, writeBudget, f), null)
-  }
+      blockSize: Long, progress: Progressable): FSDataOutputStream =
+    budgeted(super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress), f)
+
+  override def create(f: Path, overwrite: Boolean, bufferSize: Int, replication: Short, blockSize: Long,
+      progress: Progressable): FSDataOutputStream =
+    budgeted(super.create(f, overwrite, bufferSize, replication, blockSize, progress), f)
+
+  // RawLocalFileSystem's statuses load their permissions through `file:` URIs only; plain statuses carry none.
+  private def plain(st: FileStatus): FileStatus =
+    new FileStatus(st.getLen, st.isDirectory, st.getReplication, st.getBlockSize, st.getModificationTime, st.getPath)
+
+  override def getFileStatus(f: Path): FileStatus = plain(super.getFileStatus(f))
+  override def listStatus(f: Path): Array[FileStatus] = super.listStatus(f).map(plain)
 
   // RawLocalFileSystem's own iterator opens `file:` URIs only; list through listStatus instead.
   override def listStatusIterator(p: Path): RemoteIterator[FileStatus] = {
