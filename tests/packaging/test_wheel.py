@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -24,6 +25,8 @@ MINORS = sorted(k for k in PINS if k != "default")
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:  # noqa: ANN001
     out = tmp_path_factory.mktemp("dist")
+    # pip builds in the tree: a stale build/lib would carry removed modules into the wheel.
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)], check=True)
     (built,) = out.glob("bloomparquet-*.whl")
     return built
