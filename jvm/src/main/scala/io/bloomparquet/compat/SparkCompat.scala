@@ -4,10 +4,11 @@ import scala.annotation.nowarn
 
 import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
+import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.spark.SparkEnv
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
@@ -16,6 +17,7 @@ import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.QueryExecution
 import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
   ParquetWrite}
+import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{DataType, StructType}
@@ -62,6 +64,9 @@ object SparkCompat {
   }
 
   // --- write path: Spark's Parquet write and table ---
+
+  /** Spark's row-to-Parquet write support, which the writer wraps to hash what it writes. */
+  def newParquetWriteSupport(): WriteSupport[InternalRow] = new ParquetWriteSupport()
 
   def newParquetWrite(paths: Seq[String], formatName: String, supportsDataType: DataType => Boolean,
       info: LogicalWriteInfo): Write = ParquetWrite(paths, formatName, supportsDataType, info)

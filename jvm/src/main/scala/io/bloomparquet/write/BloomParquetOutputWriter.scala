@@ -1,5 +1,6 @@
 package io.bloomparquet.write
 
+import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.BloomColumn
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -11,7 +12,6 @@ import org.apache.parquet.hadoop.{ParquetFileWriter, ParquetWriter}
 import org.apache.parquet.io.OutputFile
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.OutputWriter
-import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport
 
 /**
  * Writes one Parquet file the way Spark's `ParquetOutputWriter` does (Spark's
@@ -27,7 +27,7 @@ final class BloomParquetOutputWriter(filePath: String, context: TaskAttemptConte
     val target = HadoopOutputFile.fromPath(new Path(filePath), conf)
     var support: BloomWriteSupport[InternalRow] = null
     val file = new SplicingOutputFile(target, columns, () => support.rowGroups)
-    support = new BloomWriteSupport[InternalRow](new ParquetWriteSupport(), columns, () => file.startBuffering())
+    support = new BloomWriteSupport[InternalRow](SparkCompat.newParquetWriteSupport(), columns, () => file.startBuffering())
     ParquetWriterConfig(new BloomParquetOutputWriter.Builder(file, support), conf)
       .withCompressionCodec(CodecConfig.from(context).getCodec)
       .withWriteMode(ParquetFileWriter.Mode.CREATE)
