@@ -53,7 +53,7 @@ def parse_value(text: str, col: ColumnType) -> Any:
     if not col.hashable:
         raise BadInput(f"{col.path}: {col.physical} columns have no bloom filter hash")
     try:
-        return _parse(text.strip(), col)
+        return _parse(text if col.physical == "BYTE_ARRAY" and col.kind != "Decimal" else text.strip(), col)
     except BadInput:
         raise
     except (ValueError, ArithmeticError, OverflowError) as e:
