@@ -185,3 +185,14 @@ def test_probe_agrees_with_duckdb_any_value(pyarrow_file: Path, ints: list[int],
                                    [str(pyarrow_file), name, v]).fetchall())
             for g in report["files"][0]["row_groups"]:
                 assert (g["values"][i]["result"] == "excluded") == got[g["index"]], (name, v, g["index"])
+
+
+def test_verify_rebuild_passes_on_every_writer(written) -> None:  # noqa: ANN001
+    """Every stored value of every type, read back with pyarrow and hashed, is in its chunk's filter."""
+    from bloomparquet.tools import verify
+
+    writer, files = written
+    report = verify.run([str(p) for p in files], rebuild=True)
+    assert report["ok"], report["files"]
+    assert report["summary"]["filters"] >= 2 * (len(WRITERS[writer]) - 2), report["summary"]
+    assert all(f["notes"] == [] for f in report["files"]), [f["notes"] for f in report["files"]]
