@@ -279,7 +279,7 @@ def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, 
     cols = {c["column"]: c for c in report["columns"]}
     assert set(cols) == {"sorted_id", "user", "country"}  # boolean has no filter hash
     assert cols["user"]["recommend"] and not cols["user"]["stats_can_prune"]
-    assert cols["user"]["ndv_per_row_group"]["mean"] == 8_000 and cols["user"]["recurrence"] == pytest.approx(1 / 6)
+    assert cols["user"]["ndv_per_row_group"]["mean"] == 8_000 and cols["user"]["recurrence"] == pytest.approx(1 / 10)
     assert not cols["sorted_id"]["recommend"] and cols["sorted_id"]["stats_can_prune"]
     assert cols["sorted_id"]["stats_prune_share"] == pytest.approx(0.9)
     assert not cols["country"]["recommend"] and cols["country"]["recurrence"] == pytest.approx(1.0)
@@ -293,3 +293,12 @@ def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, 
     assert report["retrofit"] == [f"bloomparquet retrofit {d} --columns user --fpp 0.05"]
     code, text, _ = _run(capsys, "advise", str(d))
     assert code == 0 and "min/max statistics already prune" in text and "bloomparquet retrofit" in text
+
+
+def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:  # noqa: ANN001
+    code, report = _json(capsys, "advise", str(data))
+    cols = {c["column"]: c for c in report["columns"]}
+    assert code == 0 and cols["id"]["with_filter"] == 4 and not cols["id"]["recommend"]
+    assert "already has a filter" in cols["id"]["reason"]
+    assert cols["plain"]["recurrence"] == pytest.approx(1.0) and not cols["plain"]["recommend"]
+    assert report["retrofit"] == []

@@ -7,9 +7,12 @@ Per column, from every footer and a sample of row groups read with pyarrow:
   point lookup of a stored value, ``1 - mean_i(#row groups whose [min, max]
   overlaps row group i's) / R``. Sorted or clustered columns score near
   ``1 - 1/R``, shuffled ones near 0. At 0.5 or more a filter adds little.
-* **Recurrence** ``c``: the share of row groups a stored value appears in,
-  ``Σ ndv(rg) / ndv(all sampled rgs) / S``. A present value can only be
-  pruned from the other ``1 - c``; at 0.5 or more a filter rarely prunes one.
+* **Recurrence** ``c``: the share of row groups a stored value appears in. In
+  the ``S`` sampled row groups a value appears on average in
+  ``s = Σ ndv(rg) / ndv(all sampled rgs)`` of them; a value in ``m`` of all ``R``
+  row groups gives ``s = 1 + (m-1)(S-1)/(R-1)``, so ``c = m / R`` with
+  ``m = 1 + (s-1)(R-1)/(S-1)``. A present value can only be pruned from the
+  other ``1 - c``; at 0.5 or more a filter rarely prunes one.
 * **Dictionary vs filter**: mean dictionary page bytes vs mean filter bytes.
 * **FPP**: the candidate that minimises what a point lookup of an absent value
   reads per row group, ``filter bytes(ndv, p) + p · row group bytes`` (``--fpp``
@@ -19,8 +22,9 @@ Per column, from every footer and a sample of row groups read with pyarrow:
   ``1 - p``, IN of 100 ``(1-p)^100``. Present values: point ``(1-c)(1-p)``, IN of
   100 ``((1-c)(1-p))^100`` (values assumed independent).
 
-A filter is recommended when the column has a filter hash, statistics prune
-less than half the row groups and values recur in less than half of them.
+A filter is recommended when the column has a filter hash, not every row group
+has one already, statistics prune less than half the row groups and values
+recur in less than half of them.
 """
 
 from __future__ import annotations
@@ -160,15 +164,17 @@ def _stats_prune_share(c: _Column) -> float | None:
     return 1.0 - sum(overlaps) / (n * n)
 
 
-def _recurrence(c: _Column) -> float | None:
-    """Share of the sampled row groups a stored value appears in."""
+def _recurrence(c: _Column, total_rgs: int) -> float | None:
+    """Share of all row groups a stored value appears in, extrapolated from the sample."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if not c.uniques or sum(c.ndv) == 0:
         return None
     union = len(pc.unique(pa.chunked_array(c.uniques)))
-    return sum(c.ndv) / union / len(c.uniques)
+    spread, sampled = sum(c.ndv) / union, len(c.uniques)
+    m = 1 + (spread - 1) * (total_rgs - 1) / (sampled - 1) if sampled > 1 else 1.0
+    return min(1.0, m / total_rgs)
 
 
 def _choose_fpp(c: _Column) -> float:
@@ -184,7 +190,7 @@ def _mean(xs: Sequence[float]) -> float | None:
 
 def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
     stats = _stats_prune_share(c)
-    recur = _recurrence(c)
+    recur = _recurrence(c, total_rgs)
     out: dict[str, Any] = {
         "column": c.col.path, "type": c.col.describe(), "row_groups": c.chunks, "with_filter": c.with_filter,
         "ndv_per_row_group": {"min": min(c.ndv, default=None), "mean": _mean(c.ndv), "max": max(c.ndv, default=None),
@@ -209,7 +215,9 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
             "present_point": (1 - r) * (1 - p), f"present_in_{IN_LIST}": ((1 - r) * (1 - p)) ** IN_LIST,
         },
     })
-    if stats is not None and stats >= _THRESHOLD:
+    if c.with_filter == c.chunks:
+        out["reason"] = "every row group already has a filter (see inspect for its FPP)"
+    elif stats is not None and stats >= _THRESHOLD:
         out["reason"] = f"min/max statistics already prune {stats:.0%} of row groups for a point lookup"
     elif r >= _THRESHOLD:
         out["reason"] = (f"a stored value appears in {r:.0%} of row groups: a filter prunes only absent "
