@@ -302,3 +302,24 @@ def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:  # 
     assert "already has a filter" in cols["id"]["reason"]
     assert cols["plain"]["recurrence"] == pytest.approx(1.0) and not cols["plain"]["recommend"]
     assert report["retrofit"] == []
+
+
+def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+    import io
+
+    for i in range(21):
+        (tmp_path / f"part-{i:02d}.parquet").write_bytes(data.read_bytes())
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["verify", str(tmp_path)]) == 0
+    assert "verify 21/21" in err.getvalue() and "verify 1/21" in err.getvalue()
+    assert "21 files, 252 filters checked" in capsys.readouterr().out
+    err2 = Tty()
+    monkeypatch.setattr(sys, "stderr", err2)
+    main(["verify", str(data)])  # one file: no progress
+    assert err2.getvalue() == ""
