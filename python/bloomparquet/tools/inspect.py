@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import estimate
 from .filters import read_chunk_filter
-from .footer import open_footer
+from .footer import ParquetFooter, open_footer
 from .paths import expand
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, short, statistics, table
 from .selection import selected_columns
-from .types import column_type
+from .types import ColumnType, column_type
 
 
 def run(paths: Sequence[str], columns: Sequence[str] | None = None) -> dict[str, Any]:
@@ -34,7 +34,8 @@ def _inspect_file(path: str, columns: Sequence[str] | None) -> dict[str, Any]:
     return {"path": path, "num_rows": meta.num_rows, "row_groups": groups}
 
 
-def _chunk(footer: Any, f: Any, rg: int, c: int, ctype: Any, meta_chunk: Any) -> dict[str, Any]:
+def _chunk(footer: ParquetFooter, f: BinaryIO, rg: int, c: int, ctype: ColumnType, meta_chunk: Any) -> dict[str, Any]:
+    """One chunk's entry: its filter (if any), what the bits say, its statistics."""
     cf = read_chunk_filter(footer, f, rg, c)
     out: dict[str, Any] = {
         "column": ctype.path,

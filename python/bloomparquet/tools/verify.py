@@ -14,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..reference import SplitBlockBloomFilter
+
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
-from .footer import open_footer
+from .footer import ParquetFooter, open_footer
 from .paths import expand
 from .report import SCHEMA_VERSION, jsonable, progress, table
 from .selection import selected_columns
-from .types import column_type
+from .types import ColumnType, column_type
 
 _SAMPLES = 5
 
@@ -68,7 +70,7 @@ def _verify_file(path: str, rebuild: bool, columns: Sequence[str] | None) -> dic
     return {"path": path, "filters": checked, "findings": findings, "notes": notes}
 
 
-def _missing(footer: Any, rg: int, col: Any, filt: Any) -> tuple[int, list[Any]]:
+def _missing(footer: ParquetFooter, rg: int, col: ColumnType, filt: SplitBlockBloomFilter) -> tuple[int, list[Any]]:
     """How many distinct stored values the filter excludes, and a few of them."""
     import numpy as np
 
