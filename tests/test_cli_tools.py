@@ -323,3 +323,21 @@ def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monke
     monkeypatch.setattr(sys, "stderr", err2)
     main(["verify", str(data)])  # one file: no progress
     assert err2.getvalue() == ""
+
+
+def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    ids = np.random.default_rng(1).permutation(4000)
+    table = pa.table({
+        "s": pa.StructArray.from_arrays([pa.array(ids.astype(np.int64)), pa.array([f"k{i}" for i in ids])],
+                                        names=["x", "y"]),
+        "l": pa.array([[int(i), int(i) + 1] for i in ids], pa.list_(pa.int64())),
+    })
+    path = tmp_path / "nested.parquet"
+    opts = {"s.x": {"ndv": 1000, "fpp": 0.01}, "s.y": {"ndv": 1000, "fpp": 0.01}, "l.list.element": {"ndv": 2000, "fpp": 0.01}}
+    pq.write_table(table, path, row_group_size=1000, bloom_filter_options=opts)
+    code, report = _json(capsys, "verify", "--rebuild", str(path))
+    assert code == 0 and report["summary"]["filters"] == 12 and report["files"][0]["notes"] == []
+    for column, value in (("s.y", f"k{ids[5]}"), ("l.list.element", str(ids[5] + 1))):
+        _, probed = _json(capsys, "probe", str(path), column, value)
+        results = [g["result"] for g in probed["files"][0]["row_groups"]]
+        assert results[0] == "may-contain" and results.count("excluded") >= 2, (column, results)
