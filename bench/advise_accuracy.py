@@ -27,6 +27,7 @@ from bloomparquet.tools import advise, probe
 
 LOOKUPS = 20
 IN_LIST = 100
+IN_REPEATS = 10  # IN lists probed with bloomparquet probe (one also run as a query)
 
 
 def _write(spark, out: Path, rows: int) -> None:  # noqa: ANN001
@@ -39,15 +40,31 @@ def _write(spark, out: Path, rows: int) -> None:  # noqa: ANN001
     df.write.option("parquet.block.size", 4 * 1024 * 1024).mode("overwrite").parquet(str(out))
 
 
-def _values(spark, out: Path, column: str, seed: int) -> tuple[list, list]:  # noqa: ANN001
+def _values(spark, out: Path, column: str, seed: int, n: int) -> tuple[list, list]:  # noqa: ANN001
+    """``n`` stored values drawn uniformly from the whole table, and ``n`` absent ones inside [min, max]."""
+    from pyspark.sql import functions as F
+
     rng = np.random.default_rng(seed)
-    rows = spark.read.parquet(str(out)).select(column).sample(fraction=0.001, seed=seed).limit(IN_LIST).collect()
+    rows = spark.read.parquet(str(out)).select(column).orderBy(F.rand(seed)).limit(n).collect()
     present = [r[0] for r in rows]
     if column == "key":
-        absent = [int(v) for v in rng.integers(10**12 + 100, 2 * 10**12, size=IN_LIST)]
+        absent = [int(v) for v in rng.integers(0, 1000000000039, size=n)]  # ~2e-6 chance each of a stored key
     else:
-        absent = [f"user-{int(v)}-x" for v in rng.integers(0, 10**6, size=IN_LIST)]
+        absent = [f"user-{int(v)}-x" for v in rng.integers(0, 10**6, size=n)]
     return present, absent
+
+
+def _probe_in_share(out: Path, column: str, values: list) -> float:
+    """Share of (row group, IN list) pairs the filters exclude, for consecutive lists of IN_LIST values."""
+    report = probe.run([str(out)], column, [str(v) for v in values])
+    pruned = total = 0
+    for f in report["files"]:
+        for g in f["row_groups"]:
+            results = [v["result"] == "excluded" for v in g["values"]]
+            for start in range(0, len(results), IN_LIST):
+                pruned += all(results[start : start + IN_LIST])
+                total += 1
+    return pruned / total
 
 
 def _probe_share(out: Path, column: str, values: list) -> float:
@@ -62,7 +79,7 @@ def _query_share(spark, out: Path, column: str, values: list) -> tuple[float, in
     kept = pruned = 0
     for v in values:
         df = spark.read.format("bloomparquet").load(str(out)).where(F.col(column) == v)
-        df.count()
+        df.collect()  # scan_metrics reads the DataFrame's own last execution (count() runs another plan)
         m = bloomparquet.scan_metrics(df)
         total = m["bloomRowGroupsTotal"]
         pruned += m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"]
@@ -74,7 +91,7 @@ def _in_share(spark, out: Path, column: str, values: list) -> float:  # noqa: AN
     from pyspark.sql import functions as F
 
     df = spark.read.format("bloomparquet").load(str(out)).where(F.col(column).isin(values))
-    df.count()
+    df.collect()
     m = bloomparquet.scan_metrics(df)
     return (m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"]) / m["bloomRowGroupsTotal"]
 
@@ -99,7 +116,7 @@ def main() -> int:
     results = {}
     for i, col in enumerate(c for c in report["columns"] if c["recommend"]):
         name, pred = col["column"], col["expected_pruned"]
-        present, absent = _values(spark, out, name, seed=i)
+        present, absent = _values(spark, out, name, seed=i, n=IN_LIST * IN_REPEATS)
         q_absent, rgs = _query_share(spark, out, name, absent[:LOOKUPS])
         q_present, _ = _query_share(spark, out, name, present[:LOOKUPS])
         results[name] = {
@@ -108,9 +125,12 @@ def main() -> int:
                              "query": q_absent},
             "present_point": {"predicted": pred["present_point"], "probe": _probe_share(out, name, present[:LOOKUPS]),
                               "query": q_present},
-            f"absent_in_{IN_LIST}": {"predicted": pred[f"absent_in_{IN_LIST}"], "query": _in_share(spark, out, name, absent)},
+            f"absent_in_{IN_LIST}": {"predicted": pred[f"absent_in_{IN_LIST}"],
+                                     "probe": _probe_in_share(out, name, absent),  # IN_REPEATS lists
+                                     "query": _in_share(spark, out, name, absent[:IN_LIST])},
             f"present_in_{IN_LIST}": {"predicted": pred[f"present_in_{IN_LIST}"],
-                                      "query": _in_share(spark, out, name, present)},
+                                      "probe": _probe_in_share(out, name, present),
+                                      "query": _in_share(spark, out, name, present[:IN_LIST])},
         }
     print(json.dumps(results, indent=2))
     spark.stop()

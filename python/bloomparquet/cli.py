@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
 
-    demo = sub.add_parser("demo", help="write a dataset with bloom filters and run selective queries on it")
+    demo = sub.add_parser("demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it")
     demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
     demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
     sub.add_parser("kernel", parents=[out, remote], help="print the SBBF kernel the JVM chooses, and why")
@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from .demo import run_demo
 
-        return run_demo(rows=args.rows, out=args.out)
+        return run_demo(rows=args.rows, out=args.out, as_json=args.json)
     if args.command == "jar":
         return _jar(args.json)
     if args.command == "retrofit":
