@@ -1,34 +1,58 @@
-"""Command line: ``python -m bloomparquet {demo,inspect,jar,kernel,retrofit} ...``."""
+"""Command line: ``bloomparquet {inspect,probe,verify,advise,retrofit,demo,jar,kernel} ...``
+(also ``python -m bloomparquet``).
+
+``inspect``, ``probe``, ``verify`` and ``advise`` read local files with pyarrow and
+start no JVM. Every command takes ``--json``. Exit status: 0 fine, 1 ``verify``
+found a problem, 2 bad input (one line on stderr, no traceback).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
-def _inspect(path: str) -> int:
-    from .reference import read_bloom_filters
-
-    filters = read_bloom_filters(path)
-    if not filters:
-        print(f"{path}: no bloom filters")
-        return 0
-    print(f"{'row group':>9}  {'column':<30} {'bytes':>10} {'blocks':>8} {'bits set':>9}")
-    for (rg, column), f in sorted(filters.items()):
-        density = bin(int.from_bytes(f.to_bytes(), "little")).count("1") / (f.num_bytes * 8)
-        print(f"{rg:>9}  {column:<30} {f.num_bytes:>10} {f.num_blocks:>8} {density:>8.1%}")
-    return 0
+def _emit(report: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any]], str]) -> None:
+    print(json.dumps(report, indent=2, allow_nan=False) if as_json else render(report))
 
 
-def _jar() -> int:
+def _tool(args: argparse.Namespace) -> int:
+    """Run inspect/probe/verify/advise; bad input raises ``BadInput`` (exit 2, caught in ``main``)."""
+    from .tools import selection
+
+    columns = selection.split_names(getattr(args, "columns", None))
+    if args.command == "inspect":
+        from .tools import inspect as tool
+
+        report = tool.run(args.paths, columns)
+    elif args.command == "probe":
+        from .tools import probe as tool  # type: ignore[no-redef]
+
+        report = tool.run([args.path, *args.more_paths], args.column, args.values)
+    elif args.command == "verify":
+        from .tools import verify as tool  # type: ignore[no-redef]
+
+        report = tool.run(args.paths, rebuild=args.rebuild, columns=columns)
+    else:
+        from .tools import advise as tool  # type: ignore[no-redef]
+
+        report = tool.run(args.paths, columns, sample=args.sample, fpp=args.fpp)
+    _emit(report, args.json, tool.render)
+    return 1 if args.command == "verify" and not report["ok"] else 0
+
+
+def _jar(as_json: bool) -> int:
     from ._jar import jar_path
 
     try:
-        print(jar_path())
+        path = str(jar_path())
     except (RuntimeError, FileNotFoundError) as e:
         print(f"bloomparquet: {e}", file=sys.stderr)
         return 2
+    print(json.dumps({"command": "jar", "version": 1, "path": path}) if as_json else path)
     return 0
 
 
@@ -43,16 +67,24 @@ def _spark(remote: str | None):  # noqa: ANN202 - a classic or Connect SparkSess
     return SparkSession.builder.remote(remote).getOrCreate()
 
 
-def _kernel(remote: str | None) -> int:
+def _kernel(remote: str | None, as_json: bool) -> int:
     row = _spark(remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
-    print(f"{row.kernel}: {row.reason}")
+    if as_json:
+        print(json.dumps({"command": "kernel", "version": 1, "kernel": row.kernel, "reason": row.reason}))
+    else:
+        print(f"{row.kernel}: {row.reason}")
     return 0
 
 
-def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str | None) -> int:
+def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str | None, as_json: bool) -> int:
     from . import retrofit
 
     results = retrofit(_spark(remote), path, columns, fpp=fpp, overwrite=overwrite)
+    if as_json:
+        files = [{k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
+                 for r in results]
+        print(json.dumps({"command": "retrofit", "version": 1, "files": files}, indent=2))
+        return 0
     if not results:
         print(f"{path}: no Parquet files")
         return 0
@@ -66,36 +98,82 @@ def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str 
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__)
+def _paths_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="Parquet files, directories (searched recursively, _ and . names skipped) or globs")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="write a dataset with bloom filters and run selective queries on it")
-    demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
-    demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
-    ins = sub.add_parser("inspect", help="list the bloom filters stored in a Parquet file")
-    ins.add_argument("path")
+    out = argparse.ArgumentParser(add_help=False)
+    out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")
     remote = argparse.ArgumentParser(add_help=False)
     remote.add_argument("--remote", metavar="URL", help="run on a Spark Connect server (sc://host:port) "
                         "started with bloomparquet's jar and session extension, instead of a local Spark")
-    sub.add_parser("kernel", parents=[remote], help="print the SBBF kernel the JVM chooses, and why")
-    sub.add_parser("jar", help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
-    ret = sub.add_parser("retrofit", parents=[remote], help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
+
+    ins = sub.add_parser("inspect", parents=[out], help="per file, row group and column: the filter, its "
+                         "estimated NDV and FPP, min/max statistics; totals per column (no JVM)")
+    _paths_arg(ins)
+    ins.add_argument("--columns", help="comma-separated columns (default: all)")
+
+    pro = sub.add_parser("probe", parents=[out], help="per row group: does the filter exclude the values? (no JVM)")
+    pro.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
+    pro.add_argument("column", help="the column, e.g. user_id or s.x")
+    pro.add_argument("values", nargs="+", metavar="VALUE", help="values, parsed by the column's type "
+                     "(ints, decimals, 2024-01-31, 2024-01-31T12:00:00Z, text, 0x hex for binary)")
+    pro.add_argument("--path", dest="more_paths", action="append", default=[], metavar="PATH",
+                     help="another file, directory or glob to probe (repeatable)")
+
+    ver = sub.add_parser("verify", parents=[out], help="check every filter is well-formed; exit 1 on a finding (no JVM)")
+    _paths_arg(ver)
+    ver.add_argument("--rebuild", action="store_true", help="also check every stored value is in its chunk's filter")
+    ver.add_argument("--columns", help="comma-separated columns (default: all)")
+
+    adv = sub.add_parser("advise", parents=[out], help="which columns deserve a filter, at what FPP, and the "
+                         "retrofit command line that adds them (no JVM)")
+    _paths_arg(adv)
+    adv.add_argument("--columns", help="comma-separated columns (default: every column with a bloom filter hash)")
+    adv.add_argument("--sample", type=int, default=16, help="row groups read to count distinct values (default 16)")
+    adv.add_argument("--fpp", type=float, help="use this FPP instead of choosing one")
+
+    ret = sub.add_parser("retrofit", parents=[out, remote],
+                         help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
-    args = parser.parse_args(argv)
+
+    demo = sub.add_parser("demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it")
+    demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
+    demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
+    sub.add_parser("kernel", parents=[out, remote], help="print the SBBF kernel the JVM chooses, and why")
+    sub.add_parser("jar", parents=[out], help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command in ("inspect", "probe", "verify", "advise"):
+        from .tools import BadInput
+
+        try:
+            return _tool(args)
+        except BadInput as e:
+            print(f"bloomparquet: {e}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:
+            return 0
     if args.command == "demo":
         from .demo import run_demo
 
-        return run_demo(rows=args.rows, out=args.out)
-    if args.command == "inspect":
-        return _inspect(args.path)
+        return run_demo(rows=args.rows, out=args.out, as_json=args.json)
     if args.command == "jar":
-        return _jar()
+        return _jar(args.json)
     if args.command == "retrofit":
-        return _retrofit(args.path, args.columns, args.fpp, args.overwrite, args.remote)
-    return _kernel(args.remote)
+        return _retrofit(args.path, args.columns, args.fpp, args.overwrite, args.remote, args.json)
+    return _kernel(args.remote, args.json)
 
 
 if __name__ == "__main__":

@@ -49,21 +49,33 @@ def _agreement(spark, path: Path) -> int:  # noqa: ANN001
     return disagreements
 
 
-def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8) -> int:
-    """Run the demo; returns a process exit code (non-zero if JVM and Python disagree)."""
+def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_json: bool = False) -> int:
+    """Run the demo; returns a process exit code (non-zero if JVM and Python disagree).
+    ``as_json``: the narrative goes to stderr, one JSON report to stdout."""
+    import json
+    import sys
+
     from . import read_bloom, scan_metrics, session
     from ._session import jvm_bridge
 
+    def say(text: str) -> None:
+        """The narrative: stdout, or stderr when stdout carries the JSON report."""
+        print(text, file=sys.stderr if as_json else sys.stdout)
+
+    report: dict = {"command": "demo", "version": 1, "rows": rows, "files": files, "path": None, "queries": []}
+
     path = Path(out) / "events"
+    report["path"] = str(path)
     t0 = time.perf_counter()
     keys = _write(path, rows, files)
     size = sum(f.stat().st_size for f in path.glob("*.parquet")) / 1e6
-    print(f"wrote {rows:,} rows in {files} files x 8 row groups ({size:.0f} MB) with bloom filters on order_id "
+    say(f"wrote {rows:,} rows in {files} files x 8 row groups ({size:.0f} MB) with bloom filters on order_id "
           f"(FPP 0.1 %) and email (1 %) in {time.perf_counter() - t0:.1f}s -> {path}")
 
     spark = session()
     bridge = jvm_bridge(spark)
-    print(f"JVM SBBF kernel: {bridge.kernelName()} ({bridge.kernelReason()})")
+    report["kernel"] = {"kernel": str(bridge.kernelName()), "reason": str(bridge.kernelReason())}
+    say(f"JVM SBBF kernel: {bridge.kernelName()} ({bridge.kernelReason()})")
     ours, theirs = read_bloom(spark, str(path)), spark.read.parquet(str(path))
     ours.where("order_id = 1").count()  # warm up both readers (JIT, file listing)
     theirs.where("order_id = 1").count()
@@ -84,7 +96,7 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8) -> in
                           "order_id long, tier string").coalesce(1).write.mode("overwrite").parquet(dim_path)
     vip = spark.read.parquet(dim_path).where("tier = 'vip'")
     queries["join to 20 vip orders"] = vip
-    print(f"\n{'query':<24} {'rows':>4}  {'bloomparquet':>12} {'parquet':>9}  {'tasks':>11}  "
+    say(f"\n{'query':<24} {'rows':>4}  {'bloomparquet':>12} {'parquet':>9}  {'tasks':>11}  "
           f"{'row groups skipped':>18}  {'files skipped':>13}  {'filter KiB':>10}")
     for name, where in queries.items():
         times, answers = {}, {}
@@ -98,12 +110,22 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8) -> in
             raise SystemExit(f"{name}: bloomparquet and parquet returned different rows")
         n = len(answers["ours"])
         m, tm = times["ours_m"], times["theirs_m"]
-        rg = f"{m['bloomRowGroupsPrunedByBloom'] + m['bloomRowGroupsPrunedByStats']}/{m['bloomRowGroupsTotal']}"
-        print(f"{name:<24} {n:>4}  {times['ours']:>11.3f}s {times['theirs']:>8.3f}s  {m['tasks']:>4} vs {tm['tasks']:>4}  "
+        skipped = m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"]
+        report["queries"].append({
+            "query": name, "rows": n, "seconds": times["ours"], "parquet_seconds": times["theirs"],
+            "tasks": m["tasks"], "parquet_tasks": tm["tasks"], "row_groups_skipped": skipped,
+            "row_groups_total": m["bloomRowGroupsTotal"], "files_skipped": m["bloomFilesPruned"],
+            "files_total": m["bloomFilesTotal"], "filter_bytes_read": m["bloomFilterBytesRead"],
+        })
+        rg = f"{skipped}/{m['bloomRowGroupsTotal']}"
+        say(f"{name:<24} {n:>4}  {times['ours']:>11.3f}s {times['theirs']:>8.3f}s  {m['tasks']:>4} vs {tm['tasks']:>4}  "
               f"{rg:>18}  {m['bloomFilesPruned']:>6}/{m['bloomFilesTotal']:<6}  {m['bloomFilterBytesRead'] / 1024:>10.0f}")
-    print("\n(tasks: bloomparquet vs parquet; filter KiB is 0 once footers and filters are cached)")
+    say("\n(tasks: bloomparquet vs parquet; filter KiB is 0 once footers and filters are cached)")
 
     bad = _agreement(spark, path)
-    print(f"JVM kernel vs Python reference on every row group's filters: {'agree' if bad == 0 else f'{bad} DISAGREEMENTS'}")
+    say(f"JVM kernel vs Python reference on every row group's filters: {'agree' if bad == 0 else f'{bad} DISAGREEMENTS'}")
     spark.stop()
+    if as_json:
+        report["jvm_python_disagreements"] = bad
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
     return 1 if bad else 0

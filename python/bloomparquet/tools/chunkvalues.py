@@ -1,0 +1,86 @@
+"""A column chunk's stored values, read with pyarrow, as the hashes its filter holds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..reference import xxh64_plain
+from .types import ColumnType
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from .footer import ParquetFooter
+
+_UNITS = {"milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns"}
+
+
+class NotRebuildable(Exception):
+    """A column whose values this module cannot turn back into physical values."""
+
+
+def chunk_array(footer: ParquetFooter, rg: int, col: ColumnType) -> pa.Array:
+    """The non-null leaf values of column ``col`` in row group ``rg``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parts = col.path.split(".")
+    table = footer.file.read_row_group(rg, columns=[col.path])
+    array: pa.Array = table.column(0).combine_chunks() if table.num_columns else pa.array([])
+    if isinstance(array, pa.ChunkedArray):
+        array = pa.concat_arrays(array.chunks) if array.num_chunks else pa.array([], array.type)
+    rest = parts[1:]
+    while rest:
+        t = array.type
+        if pa.types.is_struct(t):
+            array = pc.struct_field(array, [t.get_field_index(rest[0])])
+            rest = rest[1:]
+        elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+            name = t.value_field.name
+            array = array.flatten()
+            rest = rest[1:] if rest[0] == name else rest[2:] if len(rest) > 1 and rest[1] == name else rest[1:]
+        else:
+            raise NotRebuildable(f"cannot follow {col.path} into {t}")
+    return pc.drop_null(array)
+
+
+def physical_hashes(array: pa.Array, col: ColumnType) -> np.ndarray:
+    """uint64 filter hashes of every value of ``array`` (no nulls) as ``col`` stores it."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if isinstance(array.type, pa.ExtensionType):
+        array = array.storage
+    t, phys = array.type, col.physical
+    if col.kind == "Decimal":
+        return xxh64_plain(_unscaled(array, col), phys)  # type: ignore[arg-type]
+    if phys in ("INT32", "INT64"):
+        if col.kind == "Timestamp" and pa.types.is_timestamp(t):
+            array = array.cast(pa.timestamp(_UNITS[col.logical["timeUnit"]], t.tz))  # Arrow may store s as ms
+        if pa.types.is_date64(t):
+            array = array.cast(pa.date32())
+        if pa.types.is_temporal(array.type):
+            array = array.view(pa.int32() if array.type.bit_width == 32 else pa.int64())
+        signed = col.logical.get("isSigned", True)
+        values = array.cast(pa.int64() if signed else pa.uint64()).to_numpy(zero_copy_only=False)
+        return xxh64_plain(values, phys)  # type: ignore[arg-type]
+    if phys in ("FLOAT", "DOUBLE"):
+        return xxh64_plain(array.to_numpy(zero_copy_only=False), phys)  # type: ignore[arg-type]
+    if pa.types.is_float16(t):
+        return xxh64_plain([v.tobytes() for v in array.to_numpy(zero_copy_only=False)], phys)  # type: ignore[arg-type]
+    if phys in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
+        return xxh64_plain(array.to_pylist(), phys)  # type: ignore[arg-type]
+    raise NotRebuildable(f"{col.path}: {phys} has no bloom filter hash")
+
+
+def _unscaled(array: pa.Array, col: ColumnType):  # noqa: ANN202 - ndarray or list of bytes
+    scale = col.scale
+    unscaled = [int(v.scaleb(scale)) for v in array.to_pylist()]
+    if col.physical in ("INT32", "INT64"):
+        return np.array(unscaled, dtype=np.int64)
+    if col.physical == "FIXED_LEN_BYTE_ARRAY":
+        return [u.to_bytes(col.length, "big", signed=True) for u in unscaled]
+    return [u.to_bytes((u + (u < 0)).bit_length() // 8 + 1, "big", signed=True) for u in unscaled]

@@ -1,0 +1,111 @@
+"""``bloomparquet inspect``: every column chunk's filter, what its bits say, and its statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, BinaryIO
+
+from . import estimate
+from .filters import read_chunk_filter
+from .footer import ParquetFooter, open_footer
+from .paths import expand
+from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, short, statistics, table
+from .selection import selected_columns
+from .types import ColumnType, column_type
+
+
+def run(paths: Sequence[str], columns: Sequence[str] | None = None) -> dict[str, Any]:
+    """The ``inspect --json`` report for the files under ``paths``."""
+    files = [_inspect_file(p, columns) for p in progress(expand(paths), "inspect")]
+    return {"command": "inspect", "version": SCHEMA_VERSION, "files": files, "columns": _totals(files)}
+
+
+def _inspect_file(path: str, columns: Sequence[str] | None) -> dict[str, Any]:
+    footer = open_footer(path)
+    meta = footer.metadata
+    cols = selected_columns(footer, columns)
+    types = {c: column_type(meta.schema, c) for c in cols}
+    groups = []
+    with open(path, "rb") as f:
+        for rg in range(meta.num_row_groups):
+            group = meta.row_group(rg)
+            chunks = [_chunk(footer, f, rg, c, types[c], group.column(c)) for c in cols]
+            groups.append({"index": rg, "num_rows": group.num_rows, "columns": chunks})
+    return {"path": path, "num_rows": meta.num_rows, "row_groups": groups}
+
+
+def _chunk(footer: ParquetFooter, f: BinaryIO, rg: int, c: int, ctype: ColumnType, meta_chunk: Any) -> dict[str, Any]:
+    """One chunk's entry: its filter (if any), what the bits say, its statistics."""
+    cf = read_chunk_filter(footer, f, rg, c)
+    out: dict[str, Any] = {
+        "column": ctype.path,
+        "type": ctype.describe(),
+        "num_values": meta_chunk.num_values,
+        "has_filter": cf is not None,
+        "filter_offset": None if cf is None else cf.offset,
+        "filter_length": None if cf is None else cf.length,
+        "has_filter_length": cf is not None and cf.length is not None,
+        "header_bytes": None if cf is None else cf.header_bytes,
+        "filter_bytes": None if cf is None else cf.num_bytes,
+        "fill": None,
+        "estimated_ndv": None,
+        "fpp": None,
+        "problems": [] if cf is None else cf.problems,
+        "statistics": statistics(meta_chunk),
+    }
+    if cf is not None and cf.filter is not None:
+        out["fill"] = estimate.fill(cf.filter)
+        out["estimated_ndv"] = estimate.estimated_ndv(cf.filter)
+        out["fpp"] = estimate.fpp(cf.filter)
+    return out
+
+
+def _totals(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    by: dict[str, dict[str, Any]] = {}
+    for file in files:
+        for group in file["row_groups"]:
+            for ch in group["columns"]:
+                t = by.setdefault(
+                    ch["column"],
+                    {"column": ch["column"], "chunks": 0, "chunks_with_filter": 0, "filter_bytes": 0,
+                     "estimated_ndv": 0.0, "mean_fpp": None, "max_fpp": None, "_fpps": []},
+                )
+                t["chunks"] += 1
+                if ch["has_filter"]:
+                    t["chunks_with_filter"] += 1
+                    t["filter_bytes"] += ch["filter_bytes"] or 0
+                    t["estimated_ndv"] += ch["estimated_ndv"] or 0.0
+                    if ch["fpp"] is not None:
+                        t["_fpps"].append(ch["fpp"])
+    for t in by.values():
+        fpps = t.pop("_fpps")
+        if fpps:
+            t["mean_fpp"], t["max_fpp"] = sum(fpps) / len(fpps), max(fpps)
+    return list(by.values())
+
+
+def render(report: dict[str, Any]) -> str:
+    """The text form of an ``inspect`` report."""
+    out = []
+    for file in report["files"]:
+        rows = []
+        for g in file["row_groups"]:
+            for ch in g["columns"]:
+                st = ch["statistics"] or {}
+                rows.append([
+                    g["index"], ch["column"],
+                    fmt_int(ch["filter_bytes"]) if ch["has_filter"] else "none",
+                    "-" if ch["filter_offset"] is None else ch["filter_offset"],
+                    "-" if not ch["has_filter"] else ("yes" if ch["has_filter_length"] else "no"),
+                    fmt_int(ch["estimated_ndv"]), fmt_pct(ch["fpp"]),
+                    short(st.get("min")), short(st.get("max")),
+                    "; ".join(ch["problems"]),
+                ])
+        out.append(f"{file['path']}: {file['num_rows']:,} rows, {len(file['row_groups'])} row groups")
+        out.append(table(rows, ["rg", "column", "filter B", "offset", "length", "~ndv", "fpp", "min", "max", "problems"]))
+        out.append("")
+    rows = [[t["column"], t["chunks"], t["chunks_with_filter"], fmt_int(t["filter_bytes"]),
+             fmt_int(t["estimated_ndv"]), fmt_pct(t["mean_fpp"]), fmt_pct(t["max_fpp"])] for t in report["columns"]]
+    out.append("totals")
+    out.append(table(rows, ["column", "chunks", "with filter", "filter B", "~ndv (sum)", "mean fpp", "max fpp"]))
+    return "\n".join(out)

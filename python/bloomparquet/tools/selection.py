@@ -1,0 +1,20 @@
+"""Which leaf columns of a file a command looks at."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .footer import ParquetFooter
+
+
+def selected_columns(footer: ParquetFooter, names: Sequence[str] | None) -> list[int]:
+    """Indices of ``names`` (all leaf columns when None); :class:`BadInput` for an unknown one."""
+    if not names:
+        return list(range(footer.metadata.num_columns))
+    return [footer.column_index(n) for n in names]
+
+
+def split_names(text: str | None) -> list[str] | None:
+    """``"a,b"`` -> ``["a", "b"]``; None or empty -> None (every column)."""
+    names = [n.strip() for n in (text or "").split(",") if n.strip()]
+    return names or None

@@ -1,0 +1,343 @@
+"""``bloomparquet inspect|probe|verify|advise`` on files written by pyarrow: what
+they report, their JSON, their exit codes, and that they never load Spark."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from bloomparquet.cli import main
+from bloomparquet.reference import xxh64_plain
+from bloomparquet.tools.sizing import num_bytes
+
+ROWS, RG = 20_000, 5_000
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    """4 row groups: id and s (shuffled, distinct, with filters), f (float, filter), plain (no filter)."""
+    ids = np.random.default_rng(11).permutation(ROWS) * 2  # even ids stored, odd ones absent
+    table = pa.table({
+        "id": pa.array(ids, pa.int64()),
+        "s": pa.array([f"user-{i}" for i in ids]),
+        "f": pa.array(ids / 4.0 - 100.0),
+        "plain": pa.array(ids % 97, pa.int32()),
+    })
+    path = tmp_path_factory.mktemp("cli") / "data.parquet"
+    opts = {c: {"ndv": RG, "fpp": 0.01} for c in ("id", "s", "f")}
+    pq.write_table(table, path, row_group_size=RG, bloom_filter_options=opts)
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
+    code, out, _ = _run(capsys, *argv, "--json")
+    return code, json.loads(out)
+
+
+def _row_groups_holding(path: Path, column: str, value: object) -> set[int]:
+    f = pq.ParquetFile(path)
+    return {rg for rg in range(f.metadata.num_row_groups) if value in f.read_row_group(rg, [column]).column(0).to_pylist()}
+
+
+def test_inspect_reports_filters_estimates_and_statistics(data: Path, capsys) -> None:  # noqa: ANN001
+    code, report = _json(capsys, "inspect", str(data))
+    assert code == 0 and report["command"] == "inspect" and report["version"] == 1
+    (file,) = report["files"]
+    assert file["num_rows"] == ROWS and len(file["row_groups"]) == ROWS // RG
+    meta = pq.ParquetFile(data).metadata
+    for g in file["row_groups"]:
+        chunks = {c["column"]: c for c in g["columns"]}
+        assert set(chunks) == {"id", "s", "f", "plain"}
+        assert not chunks["plain"]["has_filter"] and chunks["plain"]["filter_bytes"] is None
+        for name in ("id", "s", "f"):
+            c = chunks[name]
+            col = meta.row_group(g["index"]).column(list(chunks).index(name))
+            assert c["has_filter"] and c["has_filter_length"] and c["filter_offset"] == col.bloom_filter_offset
+            assert c["filter_length"] == c["header_bytes"] + c["filter_bytes"] == col.bloom_filter_length
+            assert c["problems"] == []
+            assert abs(c["estimated_ndv"] - RG) < 0.05 * RG, c  # all RG values are distinct
+            assert 0.001 < c["fpp"] < 0.02, c  # written for 1 %
+            assert c["statistics"]["min"] == col.statistics.min and c["statistics"]["max"] == col.statistics.max
+    totals = {t["column"]: t for t in report["columns"]}
+    assert totals["id"]["chunks_with_filter"] == 4 and totals["plain"]["chunks_with_filter"] == 0
+    assert abs(totals["s"]["estimated_ndv"] - ROWS) < 0.05 * ROWS
+    code, text, _ = _run(capsys, "inspect", str(data))
+    assert code == 0 and "totals" in text and "user-" in text
+
+
+def test_estimators_match_the_filter() -> None:
+    from bloomparquet.reference import SplitBlockBloomFilter
+    from bloomparquet.tools import estimate
+
+    rng = np.random.default_rng(5)
+    for n, size in ((100, 32 * 8), (3000, 4096), (50_000, 32 * 1024)):
+        f = SplitBlockBloomFilter(size)
+        f.insert_hashes(rng.integers(0, 2**64, size=n, dtype=np.uint64))
+        assert abs(estimate.estimated_ndv(f) - n) < 0.1 * n + 5, (n, estimate.estimated_ndv(f))
+        probes = rng.integers(0, 2**64, size=200_000, dtype=np.uint64)
+        measured = f.check_hashes(probes).mean()
+        assert abs(estimate.fpp(f) - measured) < 0.1 * measured + 0.002, (n, estimate.fpp(f), measured)
+    assert estimate.estimated_ndv(SplitBlockBloomFilter.from_bytes(b"\xff" * 64)) is None
+
+
+def test_probe_excludes_absent_values_and_keeps_stored_ones(data: Path, capsys) -> None:  # noqa: ANN001
+    absent = [str(2 * i + 1) for i in range(200)]
+    code, report = _json(capsys, "probe", str(data), "id", "4242", *absent)
+    assert code == 0 and report["command"] == "probe"
+    holding = _row_groups_holding(data, "id", 4242)
+    assert len(holding) == 1
+    excluded_absent = 0
+    for g in report["files"][0]["row_groups"]:
+        results = [v["result"] for v in g["values"]]
+        if g["index"] in holding:
+            assert results[0] == "may-contain" and g["result"] == "may-contain"
+        excluded_absent += results[1:].count("excluded")
+    assert excluded_absent > 0.95 * 200 * 4  # ~1 % false positives
+    s = report["summary"]
+    assert s["row_groups"] == 4 and s["excluded"] + s["may_contain"] == 4 and s["no_filter"] == 0
+
+
+def test_probe_string_and_no_filter(data: Path, capsys) -> None:  # noqa: ANN001
+    _, report = _json(capsys, "probe", str(data), "s", "user-4242", "nobody")
+    holding = _row_groups_holding(data, "s", "user-4242")
+    for g in report["files"][0]["row_groups"]:
+        assert g["values"][0]["result"] == ("may-contain" if g["index"] in holding else g["values"][0]["result"])
+    assert sum(g["values"][1]["result"] == "excluded" for g in report["files"][0]["row_groups"]) >= 3
+    _, report = _json(capsys, "probe", str(data), "plain", "5")
+    assert {g["result"] for g in report["files"][0]["row_groups"]} == {"no filter"}
+    assert report["summary"]["no_filter"] == 4
+
+
+def test_probe_never_excludes_nan_or_zero(data: Path, capsys) -> None:  # noqa: ANN001
+    _, report = _json(capsys, "probe", str(data), "f", "nan", "0", "-0.0", "123456.75")
+    for g in report["files"][0]["row_groups"]:
+        assert [v["result"] for v in g["values"][:3]] == ["may-contain"] * 3
+    assert sum(g["values"][3]["result"] == "excluded" for g in report["files"][0]["row_groups"]) >= 3
+    assert report["files"][0]["parsed"][:3] == [None, None, None]
+
+
+def _corrupt(src: Path, dst: Path, edit) -> None:  # noqa: ANN001
+    data = bytearray(src.read_bytes())
+    edit(data)
+    dst.write_bytes(bytes(data))
+
+
+def test_verify_passes_good_files(data: Path, capsys) -> None:  # noqa: ANN001
+    code, report = _json(capsys, "verify", "--rebuild", str(data))
+    assert code == 0 and report["ok"] and report["summary"] == {"files": 1, "filters": 12, "findings": 0}
+    code, text, _ = _run(capsys, "verify", str(data))
+    assert code == 0 and "0 findings" in text
+
+
+def test_verify_rebuild_finds_a_zeroed_block(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    _, report = _json(capsys, "inspect", str(data), "--columns", "id")
+    chunk = report["files"][0]["row_groups"][0]["columns"][0]
+    value = pq.ParquetFile(data).read_row_group(0, ["id"]).column(0)[17].as_py()
+    h = int(xxh64_plain(np.array([value], dtype=np.int64), "INT64")[0])
+    blocks = chunk["filter_bytes"] // 32
+    block = ((h >> 32) * blocks) >> 32
+    start = chunk["filter_offset"] + chunk["header_bytes"] + 32 * block
+    bad = tmp_path / "bad.parquet"
+    _corrupt(data, bad, lambda b: b.__setitem__(slice(start, start + 32), bytes(32)))
+    code, report = _json(capsys, "verify", str(bad))  # still well-formed: only --rebuild sees it
+    assert code == 0 and report["ok"]
+    code, report = _json(capsys, "verify", "--rebuild", str(bad))
+    assert code == 1 and not report["ok"]
+    (finding,) = report["files"][0]["findings"]
+    assert finding["kind"] == "missing-values" and finding["column"] == "id" and finding["row_group"] == 0
+    assert finding["missing"] >= 1 and all(isinstance(v, int) and v % 2 == 0 for v in finding["examples"])
+    # probe now wrongly excludes the stored value: exactly what verify warns about
+    _, probed = _json(capsys, "probe", str(bad), "id", str(value))
+    assert probed["files"][0]["row_groups"][0]["result"] == "excluded"
+
+
+def test_verify_finds_a_malformed_header(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    _, report = _json(capsys, "inspect", str(data), "--columns", "s")
+    chunk = report["files"][0]["row_groups"][2]["columns"][0]
+    off = chunk["filter_offset"]
+    bad = tmp_path / "bad.parquet"
+    _corrupt(data, bad, lambda b: b.__setitem__(slice(off, off + 4), b"\x19\x7f\x7f\x7f"))
+    code, text, _ = _run(capsys, "verify", str(bad))
+    assert code == 1 and "malformed" in text
+    code, report = _json(capsys, "verify", str(bad))
+    assert code == 1
+    (finding,) = report["files"][0]["findings"]
+    assert (finding["row_group"], finding["column"], finding["kind"]) == (2, "s", "malformed")
+    _, probed = _json(capsys, "probe", str(bad), "s", "nobody")
+    assert probed["files"][0]["row_groups"][2]["result"] == "unreadable filter"
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    src = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"k": pa.array(np.arange(20_000), pa.int64())}), src,
+                   bloom_filter_options={"k": {"ndv": 10_000, "fpp": 0.01}})
+    _, report = _json(capsys, "inspect", str(src))
+    chunk = report["files"][0]["row_groups"][0]["columns"][0]
+    off, nb = chunk["filter_offset"], chunk["filter_bytes"]
+    old, new = _varint(nb << 1), _varint((nb - 32) << 1)  # numBytes: header field 1, zigzag i32
+    assert len(old) == len(new) and src.read_bytes()[off : off + 1 + len(old)] == b"\x15" + old
+    bad = tmp_path / "bad.parquet"
+    _corrupt(src, bad, lambda b: b.__setitem__(slice(off + 1, off + 1 + len(new)), new))
+    code, report = _json(capsys, "verify", str(bad))
+    assert code == 1
+    (finding,) = report["files"][0]["findings"]
+    assert finding["kind"] == "malformed" and "bloom_filter_length" in finding["message"], finding
+    assert _json(capsys, "verify", str(src))[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["inspect", "{d}/missing.parquet"], "no such file"),
+        (["inspect", "{d}/text.parquet"], "not a Parquet file"),
+        (["verify", "{d}/nothing-*.parquet"], "no file matches"),
+        (["probe", "{data}", "nope", "1"], "'nope' is not a column"),
+        (["probe", "{data}", "id", "one"], "cannot read 'one'"),
+        (["probe", "{data}", "id", "1.5"], "cannot read '1.5'"),
+        (["inspect", "{data}", "--columns", "id,zz"], "'zz' is not a column"),
+        (["advise", "{data}", "--fpp", "2"], "--fpp"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:  # noqa: ANN001
+    (tmp_path / "text.parquet").write_text("hello, not parquet at all")
+    argv = [a.format(d=tmp_path, data=data) for a in argv]
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("bloomparquet: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_module_entry_point_exit_codes_and_no_spark(data: Path, tmp_path: Path) -> None:
+    """``python -m bloomparquet``: exit 2 without a traceback; the tools never import pyspark."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")}
+    bad = subprocess.run([sys.executable, "-m", "bloomparquet", "probe", str(data), "id", "x"],
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.startswith("bloomparquet: ")
+    script = (
+        "import sys, contextlib, io\n"
+        "from bloomparquet.cli import main\n"
+        f"p = {str(data)!r}\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    codes = [main(['inspect', p]), main(['probe', p, 'id', '2']), main(['verify', '--rebuild', p]),"
+        " main(['advise', p])]\n"
+        "print(codes, sorted(m for m in sys.modules if m.startswith(('pyspark', 'py4j'))))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert run.stdout.strip() == "[0, 0, 0, 0] []", run.stdout + run.stderr
+
+
+def test_paths_recurse_skip_hidden_and_glob(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    root = tmp_path / "table"
+    for sub in ("p=1", "p=2", "_temporary", ".hidden"):
+        (root / sub).mkdir(parents=True)
+        (root / sub / "part-0.parquet").write_bytes(data.read_bytes())
+    (root / "_SUCCESS").write_text("")
+    (root / "p=1" / ".part-0.parquet.crc").write_text("x")
+    _, report = _json(capsys, "inspect", str(root), "--columns", "id")
+    assert [Path(f["path"]).parent.name for f in report["files"]] == ["p=1", "p=2"]
+    _, report = _json(capsys, "probe", str(root / "p=*" / "*.parquet"), "id", "1")
+    assert len(report["files"]) == 2 and report["summary"]["row_groups"] == 8
+
+
+def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    n = 80_000
+    rng = np.random.default_rng(3)
+    table = pa.table({
+        "sorted_id": pa.array(np.arange(n), pa.int64()),
+        "user": pa.array([f"u{i:08d}" for i in rng.permutation(n)]),
+        "country": pa.array([f"c{i}" for i in rng.integers(0, 20, n)]),
+        "flag": pa.array(rng.integers(0, 2, n) == 1),
+    })
+    d = tmp_path / "t"
+    d.mkdir()
+    pq.write_table(table.slice(0, n // 2), d / "a.parquet", row_group_size=8_000)
+    pq.write_table(table.slice(n // 2), d / "b.parquet", row_group_size=8_000)
+    code, report = _json(capsys, "advise", str(d), "--sample", "6")
+    assert code == 0 and report["row_groups"] == 10 and report["sampled_row_groups"] == 6
+    cols = {c["column"]: c for c in report["columns"]}
+    assert set(cols) == {"sorted_id", "user", "country"}  # boolean has no filter hash
+    assert cols["user"]["recommend"] and not cols["user"]["stats_can_prune"]
+    assert cols["user"]["ndv_per_row_group"]["mean"] == 8_000 and cols["user"]["recurrence"] == pytest.approx(1 / 10)
+    assert not cols["sorted_id"]["recommend"] and cols["sorted_id"]["stats_can_prune"]
+    assert cols["sorted_id"]["stats_prune_share"] == pytest.approx(0.9)
+    assert not cols["country"]["recommend"] and cols["country"]["recurrence"] == pytest.approx(1.0)
+    p = cols["user"]["fpp"]
+    assert cols["user"]["expected_pruned"]["absent_point"] == pytest.approx(1 - p)
+    assert cols["user"]["expected_pruned"]["absent_in_100"] == pytest.approx((1 - p) ** 100)
+    assert cols["user"]["filter_bytes_per_row_group"] == num_bytes(8_000, p)
+    assert report["retrofit"] == [f"bloomparquet retrofit {d} --columns user --fpp {p:g}"]
+    code, report = _json(capsys, "advise", str(d), "--columns", "sorted_id,user", "--fpp", "0.05")
+    assert [c["fpp"] for c in report["columns"]] == [0.05, 0.05]
+    assert report["retrofit"] == [f"bloomparquet retrofit {d} --columns user --fpp 0.05"]
+    code, text, _ = _run(capsys, "advise", str(d))
+    assert code == 0 and "min/max statistics already prune" in text and "bloomparquet retrofit" in text
+
+
+def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:  # noqa: ANN001
+    code, report = _json(capsys, "advise", str(data))
+    cols = {c["column"]: c for c in report["columns"]}
+    assert code == 0 and cols["id"]["with_filter"] == 4 and not cols["id"]["recommend"]
+    assert "already has a filter" in cols["id"]["reason"]
+    assert cols["plain"]["recurrence"] == pytest.approx(1.0) and not cols["plain"]["recommend"]
+    assert report["retrofit"] == []
+
+
+def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+    import io
+
+    for i in range(21):
+        (tmp_path / f"part-{i:02d}.parquet").write_bytes(data.read_bytes())
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["verify", str(tmp_path)]) == 0
+    assert "verify 21/21" in err.getvalue() and "verify 1/21" in err.getvalue()
+    assert "21 files, 252 filters checked" in capsys.readouterr().out
+    err2 = Tty()
+    monkeypatch.setattr(sys, "stderr", err2)
+    main(["verify", str(data)])  # one file: no progress
+    assert err2.getvalue() == ""
+
+
+def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    ids = np.random.default_rng(1).permutation(4000)
+    table = pa.table({
+        "s": pa.StructArray.from_arrays([pa.array(ids.astype(np.int64)), pa.array([f"k{i}" for i in ids])],
+                                        names=["x", "y"]),
+        "l": pa.array([[int(i), int(i) + 1] for i in ids], pa.list_(pa.int64())),
+    })
+    path = tmp_path / "nested.parquet"
+    opts = {"s.x": {"ndv": 1000, "fpp": 0.01}, "s.y": {"ndv": 1000, "fpp": 0.01}, "l.list.element": {"ndv": 2000, "fpp": 0.01}}
+    pq.write_table(table, path, row_group_size=1000, bloom_filter_options=opts)
+    code, report = _json(capsys, "verify", "--rebuild", str(path))
+    assert code == 0 and report["summary"]["filters"] == 12 and report["files"][0]["notes"] == []
+    for column, value in (("s.y", f"k{ids[5]}"), ("l.list.element", str(ids[5] + 1))):
+        _, probed = _json(capsys, "probe", str(path), column, value)
+        results = [g["result"] for g in probed["files"][0]["row_groups"]]
+        assert results[0] == "may-contain" and results.count("excluded") >= 2, (column, results)
