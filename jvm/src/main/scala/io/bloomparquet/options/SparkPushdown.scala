@@ -7,10 +7,12 @@ package io.bloomparquet.options
  *
  *  - `safe` (default): only what is on a positive list (see
  *    `spark.SparkPushdownFilter`): null tests, =, <=>, IN and comparisons with
- *    literals, and And/Or/Not of those, on boolean, integral, date, timestamp and
- *    decimal columns whose path holds no dotted name. Withheld, each a wrong result
+ *    literals, and And/Or/Not of those, on boolean, integral, date and decimal
+ *    columns whose path holds no dotted name. Withheld, each a wrong result
  *    found by differential tests or argued from Spark's code: float/double
  *    (parquet-java compares bits: `x = 0.0` skips row groups holding only -0.0);
+ *    timestamps (for files storing milliseconds Spark floors the literal:
+ *    `ts < '00:00:00.0005'` skips a row group holding 0 ms);
  *    strings (Spark passes the literal as a Java `String`, so stored bytes that are
  *    not UTF-8 no longer match and their row groups are dropped); columns named with
  *    a dot, or whose dotted path is also another column's (top-level `a.b` next to

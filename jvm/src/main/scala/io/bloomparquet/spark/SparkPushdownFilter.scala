@@ -22,17 +22,19 @@ object SparkPushdownFilter {
    * Not strings: Spark hands parquet-java a Java `String`, in which stored bytes
    * that are not UTF-8 (`cast(unhex('C328') as string)`) became U+FFFD, so it
    * drops row groups holding the value. Not float/double: parquet-java compares
-   * bits, so `x = 0.0` skips row groups holding only -0.0. Not binary: untested.
+   * bits, so `x = 0.0` skips row groups holding only -0.0. Not timestamps: for a
+   * file storing milliseconds Spark floors the literal, so `ts < '...00.0005'`
+   * becomes `ts < 0 ms` and skips a row group holding 0 ms. Not binary: untested.
    */
   def safeType(t: DataType): Boolean = t match {
-    case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType | TimestampNTZType => true
+    case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType => true
     case _: DecimalType => true
     case _ => false
   }
 
   // IS [NOT] NULL reads only null counts, whatever the values' bytes.
   private def nullTestType(t: DataType): Boolean = safeType(t) || (t match {
-    case StringType | BinaryType | FloatType | DoubleType => true
+    case StringType | BinaryType | FloatType | DoubleType | TimestampType | TimestampNTZType => true
     case _ => false
   })
 

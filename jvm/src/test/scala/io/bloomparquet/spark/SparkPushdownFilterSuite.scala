@@ -21,18 +21,18 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
   private def safe(e: Expression) = !SparkPushdownFilter.withhold(SparkPushdown.Safe, e, schema)
   private def safeSource(f: sources.Filter) = !SparkPushdownFilter.withhold(SparkPushdown.Safe, f, schema, caseSensitive = true)
 
-  test("safe passes =, <=>, IN, comparisons and null tests on integral, decimal and timestamp columns") {
+  test("safe passes =, <=>, IN, comparisons and null tests on integral and decimal columns") {
     val one = Literal(1L)
     Seq(EqualTo(id, one), EqualTo(one, id), EqualNullSafe(id, one), LessThan(id, one), GreaterThanOrEqual(one, id),
       In(id, Seq(one, Literal(2L))), InSet(id, Set(1L)), IsNull(id), Not(IsNotNull(id)),
-      EqualTo(d, Literal(Decimal(1), DecimalType(10, 2))), LessThan(t, Literal(1L, TimestampType)),
+      EqualTo(d, Literal(Decimal(1), DecimalType(10, 2))), IsNotNull(t),
       And(EqualTo(id, one), Or(IsNull(id), EqualTo(ac, Literal(3)))))
       .foreach(e => assert(safe(e), e))
   }
 
-  test("safe withholds strings, floats, binary, dotted paths and anything not on the list") {
+  test("safe withholds strings, floats, timestamps, binary, dotted paths and anything not on the list") {
     val str = Literal(UTF8String.fromBytes(Array(0xc3.toByte, 0x28)), StringType)
-    Seq(EqualTo(s, str), In(s, Seq(str)), EqualTo(f, Literal(0.0)), EqualTo(bin, Literal(Array[Byte](1))),
+    Seq(EqualTo(s, str), In(s, Seq(str)), EqualTo(f, Literal(0.0)), LessThan(t, Literal(500L, TimestampType)), EqualTo(bin, Literal(Array[Byte](1))),
       EqualTo(dotted, Literal(1L)), EqualTo(ab, Literal(1L)), IsNull(dotted),
       EqualTo(Add(id, Literal(1L)), Literal(2L)), EqualTo(id, Add(id, Literal(1L))), In(id, Seq(id)),
       And(EqualTo(id, Literal(1L)), EqualTo(s, str)), Or(EqualTo(id, Literal(1L)), EqualTo(f, Literal(0.0))))
@@ -42,10 +42,10 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
   }
 
   test("the same list for V1 source filters, whose attribute names may be quoted") {
-    Seq(sources.EqualTo("id", 1L), sources.In("id", Array(1L)), sources.LessThan("t", 1L), sources.IsNull("s"),
+    Seq(sources.EqualTo("id", 1L), sources.In("id", Array(1L)), sources.IsNotNull("t"), sources.IsNull("s"),
       sources.EqualTo("a.c", 1), sources.Not(sources.And(sources.EqualTo("id", 1L), sources.GreaterThan("d", 1))))
       .foreach(e => assert(safeSource(e), e))
-    Seq(sources.EqualTo("s", "x"), sources.EqualTo("f", 0.0), sources.EqualTo("`a.b`", 1L), sources.EqualTo("a.b", 1L),
+    Seq(sources.EqualTo("s", "x"), sources.EqualTo("f", 0.0), sources.LessThan("t", new java.sql.Timestamp(0)), sources.EqualTo("`a.b`", 1L), sources.EqualTo("a.b", 1L),
       sources.EqualTo("nope", 1L), sources.StringStartsWith("s", "x"), sources.Or(sources.EqualTo("id", 1L), sources.EqualTo("s", "x")))
       .foreach(e => assert(!safeSource(e), e))
   }
