@@ -154,7 +154,7 @@ def test_literal_taken_from_the_column(spark, data: Path, route: str) -> None:  
 def test_strings_still_pruned_by_us(spark, data: Path) -> None:  # noqa: ANN001
     """Withheld from Spark's pushdown, string filters still prune in ours (bloom filters, statistics)."""
     df = _bloom(spark, data, "plan", "safe").where("s = 'q'")
-    assert _ids(df) == []
+    assert df.collect() == []  # on df itself: its execution's metrics are read
     m = bp.scan_metrics(df)
     assert m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"] + m["bloomFilesPruned"] > 0, m
 
