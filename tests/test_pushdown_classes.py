@@ -4,8 +4,9 @@ rows, through every bloomparquet route (plan, task, SQL on the path) with
 pushdown off. Strings whose bytes are not UTF-8 (written by Spark from a
 binary cast, or a binary column read as string), a top-level ``a.b`` next to
 struct ``a`` with field ``b``, float -0.0 and NaN, millisecond timestamps
-compared with sub-millisecond literals. Each file is one row group holding one
-class, so a wrong skip loses rows."""
+compared with sub-millisecond literals; and, as evidence for what ``safe``
+does pass on, integral, decimal, date and boolean comparisons. Each file is one
+row group holding one class, so a wrong skip loses rows."""
 
 from __future__ import annotations
 
@@ -46,7 +47,10 @@ def _write(spark, out: Path, fmt: str) -> None:  # noqa: ANN001
             rows.append((g * ROWS_PER_GROUP + i, hexes[i % len(hexes)], doubles[i % len(doubles)]))
     df = spark.createDataFrame(rows, "id BIGINT, hex STRING, fs STRING").selectExpr(
         "id", "CAST(unhex(hex) AS STRING) AS s", "CAST(fs AS DOUBLE) AS f", "id + 1000 AS `a.b`",
-        "named_struct('b', id) AS a", "timestamp_millis(id) AS ts")
+        "named_struct('b', id) AS a", "timestamp_millis(id) AS ts",
+        # What `safe` does hand to Spark: integral, decimal (long and fixed-length storage), date, boolean.
+        "CAST(id - 30 AS TINYINT) AS i", "CAST(id / 4 AS DECIMAL(20, 2)) AS d", "CAST(id / 8 AS DECIMAL(9, 3)) AS e",
+        "date_add(DATE'1969-12-25', CAST(id AS INT)) AS dt", "id % 3 = 0 AS flag")
     with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MILLIS"}):
         for g in range(len(GROUPS)):
             writer = df.where(f"id DIV {ROWS_PER_GROUP} = {g}").coalesce(1).write.mode("append")
@@ -99,9 +103,18 @@ def _string(hex_: str) -> str:
 
 @st.composite
 def _leaf(draw) -> str:  # noqa: ANN001
-    kind = draw(st.sampled_from(["s", "f", "top", "nested", "ts"]))
+    kind = draw(st.sampled_from(["s", "f", "top", "nested", "ts", "i", "d", "e", "dt", "flag", "null"]))
     op = draw(st.sampled_from(["=", "<=>", "IN", "<", "<=", ">", ">="]))
-    if kind == "s":
+    if kind == "null":
+        return f"{draw(st.sampled_from(['s', 'f', 'ts', 'd', 'a.b']))} IS {draw(st.sampled_from(['', 'NOT ']))}NULL"
+    if kind in ("i", "d", "e", "dt", "flag"):
+        n = st.integers(-40, 70)
+        literal = {"i": lambda v: f"CAST({v} AS TINYINT)", "d": lambda v: f"CAST('{v / 4}' AS DECIMAL(20, 2))",
+                   "e": lambda v: f"{v / 8}", "dt": lambda v: f"date_add(DATE'1969-12-25', {v})",
+                   "flag": lambda v: "true" if v % 2 else "false"}[kind]
+        values = [literal(v) for v in draw(st.lists(n, min_size=1, max_size=3))]
+        column = kind
+    elif kind == "s":
         values = [_string(h) for h in draw(st.lists(st.sampled_from(STRINGS), min_size=1, max_size=3))]
         column = "s"
     elif kind == "f":

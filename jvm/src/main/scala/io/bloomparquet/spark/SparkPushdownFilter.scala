@@ -104,6 +104,7 @@ object SparkPushdownFilter {
       case GreaterThanOrEqual(l, r) => compared(l, r)
       case In(c, list) => list.forall(_.isInstanceOf[Literal]) && on(c, safeType)
       case InSet(c, _) => on(c, safeType)
+      case c @ (_: Attribute | _: GetStructField) => c.dataType == BooleanType && on(c, safeType) // `WHERE flag`
       case _ => false
     }
 

@@ -12,7 +12,7 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
   private val schema = StructType(Seq(
     StructField("id", LongType), StructField("d", DecimalType(10, 2)), StructField("t", TimestampType),
     StructField("s", StringType), StructField("f", DoubleType), StructField("bin", BinaryType),
-    StructField("a.b", LongType), StructField("a", StructType(Seq(StructField("b", LongType), StructField("c", IntegerType))))))
+    StructField("a.b", LongType), StructField("flag", BooleanType), StructField("a", StructType(Seq(StructField("b", LongType), StructField("c", IntegerType))))))
   private def attr(name: String) = AttributeReference(name, schema(name).dataType)()
   private val (id, d, t, s, f, bin) = (attr("id"), attr("d"), attr("t"), attr("s"), attr("f"), attr("bin"))
   private val (dotted, a) = (attr("a.b"), attr("a"))
@@ -26,7 +26,7 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
     Seq(EqualTo(id, one), EqualTo(one, id), EqualNullSafe(id, one), LessThan(id, one), GreaterThanOrEqual(one, id),
       In(id, Seq(one, Literal(2L))), InSet(id, Set(1L)), IsNull(id), Not(IsNotNull(id)),
       EqualTo(d, Literal(Decimal(1), DecimalType(10, 2))), IsNotNull(t),
-      And(EqualTo(id, one), Or(IsNull(id), EqualTo(ac, Literal(3)))))
+      And(EqualTo(id, one), Or(IsNull(id), EqualTo(ac, Literal(3)))), attr("flag"), Not(attr("flag")))
       .foreach(e => assert(safe(e), e))
   }
 
@@ -34,7 +34,7 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
     val str = Literal(UTF8String.fromBytes(Array(0xc3.toByte, 0x28)), StringType)
     Seq(EqualTo(s, str), In(s, Seq(str)), EqualTo(f, Literal(0.0)), LessThan(t, Literal(500L, TimestampType)), EqualTo(bin, Literal(Array[Byte](1))),
       EqualTo(dotted, Literal(1L)), EqualTo(ab, Literal(1L)), IsNull(dotted),
-      EqualTo(Add(id, Literal(1L)), Literal(2L)), EqualTo(id, Add(id, Literal(1L))), In(id, Seq(id)),
+      EqualTo(Add(id, Literal(1L)), Literal(2L)), id, EqualTo(id, Add(id, Literal(1L))), In(id, Seq(id)),
       And(EqualTo(id, Literal(1L)), EqualTo(s, str)), Or(EqualTo(id, Literal(1L)), EqualTo(f, Literal(0.0))))
       .foreach(e => assert(!safe(e), e))
     // Null tests read only null counts: fine on strings and floats.
