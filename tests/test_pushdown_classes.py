@@ -83,10 +83,12 @@ def _bloom(spark, path: Path, route: str, pushdown: str, schema: str | None = No
     if route == "sql":
         if pushdown == "safe" and schema is None:  # the default, as a user writes it
             return spark.sql(f"SELECT * FROM bloomparquet.`{path}`")
+        # A catalog table (a temporary view USING bloomparquet would take the V2 route).
         columns = f"({schema})" if schema else ""
-        spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW bp_view {columns} USING bloomparquet "
-                  f"OPTIONS (path '{path}', 'bloom.sparkPushdown' '{pushdown}')")
-        return spark.table("bp_view")
+        spark.sql("DROP TABLE IF EXISTS bp_classes")  # external: its files stay
+        spark.sql(f"CREATE TABLE bp_classes {columns} USING bloomparquet "
+                  f"OPTIONS ('bloom.sparkPushdown' '{pushdown}') LOCATION '{path}'")
+        return spark.table("bp_classes")
     reader = spark.read.format("bloomparquet").option("bloom.mode", route).option("bloom.sparkPushdown", pushdown)
     return (reader.schema(schema) if schema else reader).load(str(path))
 
