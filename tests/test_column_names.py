@@ -2,7 +2,8 @@
 top-level ``a.b`` next to a struct ``a`` with a field ``b``), a space, a struct
 field. Written with filters, retrofitted, then looked up through every read
 route with ``spark.sql.caseSensitive`` on and off: each answer is Spark's own
-(Parquet pushdown off), and a miss is pruned where the route reports it."""
+(Parquet pushdown off), and a miss is pruned where the route reports it (but
+on ``a.b``: filters of columns sharing a dotted path are not probed)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def test_lookups_match_spark(spark, data: Path, expected: dict, route: str, case
                 want = expected[f"{exact} = {value}"]
                 assert sorted(df.collect()) == want, where
                 assert len(want) == (value == hit), where
-                if value == miss and route != "sql":
+                # `a.b` and a.b share a dotted path, which parquet-java's writer keys filters by: not probed.
+                if value == miss and route != "sql" and exact not in ("`a.b`", "a.b"):
                     m = bp.scan_metrics(df)
                     assert m["bloomRowGroupsPrunedByBloom"] > 0 or m["bloomFilesPruned"] > 0, (where, m)
 

@@ -92,6 +92,21 @@ def test_point_hit_reads_its_row_group(spark, lake: Path) -> None:  # noqa: ANN0
     assert m["tasks"] >= 1 and m["bloomFilesPruned"] >= FILES - 2
 
 
+def test_task_mode_counts_each_file_once_however_many_splits(spark, lake: Path) -> None:  # noqa: ANN001
+    """A file read in several splits (tasks) counts its files and row groups once, as plan mode does."""
+    miss = _absent_key_no_filter_admits(lake)
+    hit = pq.read_table(sorted(lake.glob("*.parquet"))[3]).column("user_id")[4321].as_py()
+    with spark_conf(spark, {"spark.sql.files.maxPartitionBytes": str(64 * 1024)}):
+        for where in (f"user_id = {miss}", f"user_id = {hit}", "seq IN (5, 17000)"):
+            _, plan = _run(bp.read_bloom(spark, str(lake)).where(where))
+            _, task = _run(bp.read_bloom(spark, str(lake), bloom_mode="task").where(where))
+            assert task["tasks"] >= 2 * FILES, task  # every file in several splits
+            for k in ("bloomFilesTotal", "bloomFilesPruned", "bloomRowGroupsTotal", "bloomRowGroupsPrunedByStats",
+                      "bloomRowGroupsPrunedByBloom"):
+                assert task[k] == plan[k], (where, k, plan, task)
+            assert task["bloomFilesTotal"] == FILES and task["bloomRowGroupsTotal"] == FILES * GROUPS
+
+
 def test_statistics_prune_before_filters_are_read(spark, lake: Path) -> None:  # noqa: ANN001
     rows, m = _run(bp.read_bloom(spark, str(lake)).where("seq IN (5, 17000)"))
     assert sorted(r.seq for r in rows) == [5, 17000]

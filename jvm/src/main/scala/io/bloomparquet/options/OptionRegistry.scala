@@ -30,8 +30,14 @@ object OptionRegistry {
     Seq(Read), "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads)")
   val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
     new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
-    "filters Spark's own Parquet pushdown also gets inside tasks: safe = all but those on float/double columns " +
-      "(parquet-java skips row groups holding only -0.0 for x = 0.0, a wrong result), all, none")
+    "filters Spark's own Parquet pushdown also gets inside tasks (ours prune with every filter regardless): " +
+      "safe = only null tests, =, <=>, IN and comparisons with literals (and AND/OR/NOT of them) on boolean, integral, " +
+      "date and decimal columns without a dot in their path; withheld as known to lose rows, or to risk it: float/double " +
+      "(x = 0.0 skips row groups holding only -0.0), timestamps (in files storing milliseconds, ts < a literal " +
+      "with sub-millisecond digits skips matches), strings (stored bytes that are not UTF-8 never match the " +
+      "literal Spark passes), dotted names (top-level a.b next to struct a with field b, whose filters parquet-java " +
+      "writes as one); all = everything Spark " +
+      "would push, with those risks; none = nothing")
 
   // --- write and retrofit ---
   val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit),

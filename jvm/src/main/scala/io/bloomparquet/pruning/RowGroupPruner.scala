@@ -44,7 +44,7 @@ object RowGroupPruner {
       stats = new StatsMemo(blocks(rg))
       if mayMatch(p, stats, rg, noFilters)
       leaf <- leaves
-      if blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset >= 0 && stats(leaf).forall(_.nonEmpty)
+      if leaf.useFilter && blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset >= 0 && stats(leaf).forall(_.nonEmpty)
     } yield (rg, leaf.chunk)
   }.distinct
 
@@ -67,9 +67,10 @@ object RowGroupPruner {
     case Const(b) => b
     case And(cs) => cs.forall(mayMatch(_, stats, rg, filters))
     case Or(cs) => cs.exists(mayMatch(_, stats, rg, filters))
-    case leaf @ Leaf(chunk, all) =>
+    case leaf @ Leaf(chunk, all, useFilter) =>
       stats(leaf) match {
         case Some(values) if values.isEmpty => false
+        case _ if !useFilter => true
         case candidates =>
           filters(rg, chunk) match {
             case None => true

@@ -22,8 +22,10 @@ object SourceFilters {
     def in(attribute: String, values: Seq[Any]): Option[BloomPredicate] =
       column(attribute, schema, caseSensitive).filter(c => CatalystPredicates.supported(c.dataType)).flatMap {
         case SparkColumn(path, t) =>
-          val converted = values.filter(_ != null).map(v => Try(CatalystTypeConverters.convertToCatalyst(v)).toOption)
-          if (converted.exists(_.isEmpty)) None else Some(BloomPredicate.in(path, t, converted.flatten))
+          val present = values.filter(_ != null)
+          val converted = present.map(v => Try(CatalystTypeConverters.convertToCatalyst(v)).toOption)
+          if (present.exists(mayHaveLostBytes) || converted.exists(_.isEmpty)) None
+          else Some(BloomPredicate.in(path, t, converted.flatten))
       }
     f match {
       case sources.And(l, r) => BloomPredicate.allOf((convert(l, schema, caseSensitive) ++ convert(r, schema, caseSensitive)).toSeq)
@@ -35,6 +37,17 @@ object SourceFilters {
       case _ => None
     }
   }
+
+  /**
+   * Spark turned the literal's bytes into a Java `String`, replacing bytes that
+   * are not UTF-8 with U+FFFD: the bytes stored may differ from those we would
+   * hash, so such a value is not probed (a genuine U+FFFD is not probed either).
+   */
+  def mayHaveLostBytes(value: Any): Boolean = value match {
+    case s: String => s.indexOf(Replacement) >= 0
+    case _ => false
+  }
+  private val Replacement = '\uFFFD'
 
   /**
    * The column a V1 filter's attribute name denotes. Spark quotes the name as a

@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.{BloomReadOptions, SparkPushdown}
+import io.bloomparquet.options.BloomReadOptions
 import io.bloomparquet.pruning.SourceFilters
 import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
@@ -14,7 +14,7 @@ import org.apache.spark.sql.execution.datasources.OutputWriterFactory
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.{DoubleType, FloatType, StructType}
+import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
 
@@ -49,7 +49,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     ProcessConfs.applyOnDriver(sparkSession)
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val toSpark = filters.filterNot(withheld(settings.sparkPushdown, _, dataSchema, caseSensitive))
+    val toSpark = filters.filterNot(SparkPushdownFilter.withhold(settings.sparkPushdown, _, dataSchema, caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (settings.enabled) InTaskParquet.configure(hadoopConf)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
@@ -66,15 +66,6 @@ class BloomParquetFileFormat extends ParquetFileFormat {
           val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1)
           kept.iterator.flatMap(read)
         }
-    }
-  }
-
-  private def withheld(mode: SparkPushdown, f: Filter, schema: StructType, caseSensitive: Boolean): Boolean = mode match {
-    case SparkPushdown.All => false
-    case SparkPushdown.Off => true
-    case SparkPushdown.Safe => f.references.exists { r =>
-      // An unresolvable (or ambiguous) reference is withheld too: Spark still evaluates it after the scan.
-      SourceFilters.column(r, schema, caseSensitive).forall(c => c.dataType == FloatType || c.dataType == DoubleType)
     }
   }
 }

@@ -22,9 +22,11 @@ object SplitPruning {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
+    // A file read in several splits, by several tasks, is counted once: by whoever holds its first split.
+    val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
     if (predicate == BloomPredicate.NoMatch) {
       // Nothing can match (`x = NULL`, a join whose other side is empty): no footer to read.
-      return (Seq.empty, PruningCounts(filesTotal = keys.size, filesPruned = keys.size,
+      return (Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
         pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
     }
     ProcessConfs.applyOnExecutor()
@@ -38,18 +40,19 @@ object SplitPruning {
       else SplitPlanner.ranges(outcome.spans, outcome.keep, split.start, split.length)
         .map { case (start, length) => SparkCompat.withRange(split, start, length) }
     }
-    val keptFiles = kept.map(SparkCompat.fileKey).toSet
-    val ok = outcomes.values.filter(_.failure.isEmpty)
+    val mine = counted.map(outcomes)
+    val ok = mine.filter(_.failure.isEmpty)
     val counts = PruningCounts(
-      filesTotal = keys.size,
-      filesPruned = keys.count(k => !keptFiles.contains(k)),
+      filesTotal = counted.size,
+      filesPruned = ok.count(o => !o.verdicts.contains(RowGroupVerdict.Keep)),
       rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
+      // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,
-      brokenFilters = outcomes.values.map(_.brokenFilters.toLong).sum,
-      unreadableFiles = outcomes.values.count(_.failure.isDefined).toLong,
+      brokenFilters = mine.map(_.brokenFilters.toLong).sum,
+      unreadableFiles = mine.count(_.failure.isDefined).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
     (kept, counts)
   }
