@@ -1,0 +1,112 @@
+"""Every example in the README and the user guide runs, against a small lake
+(`/lake/...` in the docs is a temporary directory here), so the docs cannot rot.
+
+Python blocks run in order, one namespace per document; SQL blocks run
+statement by statement; command lines (``$ bloomparquet ...``, ``bloomparquet
+...``, ``python -m bloomparquet ...``) run through the CLI and must exit 0,
+except synopses with placeholders (``PATH``, ``N``). Benchmark commands take
+minutes to hours: for those the scripts they name must exist.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from bloomparquet.cli import main
+
+pytestmark = pytest.mark.spark
+
+ROOT = Path(__file__).resolve().parents[1]
+# Each document and how many examples it holds at least (a parser that finds none must fail).
+RUN = {"README.md": 3, "docs/user-guide.md": 12}
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+COMMAND = re.compile(r"^(?:\$ )?(?:python -m )?bloomparquet (.*)$")
+PLACEHOLDER = re.compile(r"\b(?:[A-Z]{2,}|N|P)\b")
+TABLES = ("events", "events2")
+
+
+def _blocks(doc: str) -> list[tuple[str, str, int]]:
+    text = (ROOT / doc).read_text()
+    return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1) for m in BLOCK.finditer(text)]
+
+
+def _commands(code: str) -> list[list[str]]:
+    """The runnable command lines of a block, as CLI arguments."""
+    out = []
+    for line in code.splitlines():
+        m = COMMAND.match(line.strip())
+        if not m or PLACEHOLDER.search(m.group(1).split("#")[0]):
+            continue
+        args = re.sub(r"\[[^\]]*\]", "", m.group(1).split("#")[0].split("|")[0])
+        out.append(shlex.split(args))
+    return out
+
+
+def _events(spark):  # noqa: ANN001, ANN202 - a DataFrame computed from nothing on disk
+    return spark.range(0, 40_000, numPartitions=2).selectExpr(
+        "id AS event_id", "id % 5000 AS order_id", "concat('u-', (id * 7919) % 100003) AS user_id",
+        "concat('u', id % 9973, '@ex.com') AS email", "id % 100 AS customer_id", "cast(id % 997 AS double) AS amount",
+    )
+
+
+@pytest.fixture(scope="module")
+def lake(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    root = tmp_path_factory.mktemp("docs") / "lake"
+    events = _events(spark)
+    (events.write.format("bloomparquet").option("bloom.columns", "user_id,order_id")
+     .option("parquet.block.size", 256 * 1024).save(str(root / "events")))
+    events.select("customer_id", "amount").write.parquet(str(root / "orders"))
+    spark.range(100).selectExpr("id AS customer_id", "if(id % 10 = 0, 'vip', 'std') AS tier").write.parquet(
+        str(root / "customers"))
+    return root
+
+
+@pytest.fixture
+def namespace(spark, lake: Path):  # noqa: ANN001, ANN201
+    from pyspark.sql import SparkSession
+
+    # The docs write `staging_events` over /lake/events: it must not read from there.
+    _events(spark).createOrReplaceTempView("staging_events")
+    spark.read.parquet(str(lake / "customers")).createOrReplaceTempView("customers")
+    yield {"spark": spark, "SparkSession": SparkSession}
+    for t in TABLES:
+        spark.sql(f"DROP TABLE IF EXISTS {t}")
+
+
+def _in_lake(code: str, lake: Path) -> str:
+    return code.replace("/lake/", f"{lake}/")
+
+
+@pytest.mark.parametrize("doc", sorted(RUN))
+def test_examples_run(doc: str, spark, lake: Path, namespace: dict) -> None:  # noqa: ANN001
+    ran = 0
+    for lang, code, line in _blocks(doc):
+        where = f"{doc}:{line}"
+        code = _in_lake(code, lake)
+        if lang == "python":
+            exec(compile(code, where, "exec"), namespace)  # noqa: S102 - the docs' own examples
+            ran += 1
+        elif lang == "sql":
+            for t in TABLES:
+                spark.sql(f"DROP TABLE IF EXISTS {t}")
+            for statement in filter(str.strip, code.split(";")):
+                spark.sql(statement).collect()
+            ran += 1
+        for args in _commands(code):
+            assert main(args) == 0, f"{where}: bloomparquet {shlex.join(args)}"
+            ran += 1
+    assert ran >= RUN[doc], f"{doc}: only {ran} examples found"
+
+
+def test_benchmark_commands_name_scripts_that_exist() -> None:
+    named = set()
+    for lang, code, line in _blocks("docs/benchmarks.md"):
+        if lang == "bash":
+            named |= {(m, line) for m in re.findall(r"\b(bench/[\w./-]+\.(?:py|sh))", code)}
+    assert named, "no benchmark commands found"
+    missing = [f"docs/benchmarks.md:{line}: {script}" for script, line in named if not (ROOT / script).is_file()]
+    assert not missing, missing
