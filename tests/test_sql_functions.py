@@ -20,6 +20,7 @@ import pytest
 from bloomparquet.tools import inspect
 
 from .probe_files import DUCKDB_CANNOT_PROBE, present, probe_values, written
+from .spark_conf import spark_conf
 from .test_broken_filters import set_header_num_bytes
 
 __all__ = ["written"]  # a fixture
@@ -136,6 +137,8 @@ def test_probe_column_without_filter_and_case(spark, small_file: Path) -> None: 
     assert {(r.column, r.result) for r in hit} == {("id", "may-contain")}
     miss = spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}/*.parquet', 'id', 5000L)").collect()
     assert {r.result for r in miss} == {"excluded"}
+    with spark_conf(spark, {"spark.sql.caseSensitive": "true"}), pytest.raises(Exception, match="unknown column 'ID'"):
+        spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}', 'ID', 5)").collect()
 
 
 def test_probe_errors(spark, small_file: Path) -> None:  # noqa: ANN001
