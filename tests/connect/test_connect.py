@@ -95,3 +95,18 @@ def test_cli_kernel_over_connect(connect) -> None:  # noqa: ANN001
     assert out.returncode == 0, out.stderr[-2000:]
     kernel = out.stdout.strip().splitlines()[-1]
     assert kernel.split(":")[0] in ("vector", "scalar"), kernel
+
+
+def test_sql_filter_functions_over_connect(connect, written: Path) -> None:  # noqa: ANN001
+    """bloomparquet_filters and bloomparquet_probe run on the server: the listing is the
+    reference reader's filters, a stored key is never excluded, an absent one mostly is."""
+    files = sorted(written.glob("*.parquet"))
+    listed = connect.sql(f"SELECT * FROM bloomparquet_filters('{written}')").collect()
+    assert {(r.row_group, r.column) for r in listed} == set(read_bloom_filters(files[0]))
+    assert all(r.status == "ok" and r.has_length and 0 < r.estimated_fpp < 0.01 for r in listed)
+    stored = connect.sql(f"SELECT * FROM bloomparquet_probe('{written}', 'k', 2L)").collect()
+    pf = pq.ParquetFile(files[0])
+    holds = {i for i in range(pf.num_row_groups) if 2 in pf.read_row_group(i, columns=["k"])["k"].to_pylist()}
+    assert holds and all(r.result == "may-contain" for r in stored if r.row_group in holds)
+    absent = connect.sql(f"SELECT * FROM bloomparquet_probe('{written}', 'k', 40001L)").collect()
+    assert sum(r.result == "excluded" for r in absent) >= len(absent) - 1

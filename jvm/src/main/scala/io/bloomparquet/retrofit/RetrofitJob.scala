@@ -50,7 +50,7 @@ object RetrofitJob {
     val p = new Path(path)
     val fs: FileSystem = p.getFileSystem(conf)
     val roots = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
-    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"retrofit: no file matches $path")
+    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"no file matches $path")
     def visible(q: Path) = !q.getName.startsWith("_") && !q.getName.startsWith(".")
     roots.flatMap { st =>
       if (st.isFile) Seq(st.getPath)

@@ -26,6 +26,12 @@ final case class FunctionArgs(function: String, args: Seq[Expression]) {
   def boolean(i: Int, name: String): Option[Boolean] =
     value(i, name, _ == BooleanType, "a boolean").map(_.asInstanceOf[Boolean])
 
+  /** Any non-NULL constant: its type and Catalyst value. */
+  def constant(i: Int, name: String): (DataType, Any) = {
+    val v = value(i, name, _ => true, "a constant").getOrElse(fail(s"argument $name is missing"))
+    (args(i).dataType, v)
+  }
+
   /** Fails when more than `n` arguments were given. */
   def noMore(n: Int): Unit = if (args.size > n) fail(s"takes at most $n arguments, got ${args.size}")
 }

@@ -16,6 +16,14 @@ object SqlFunctions {
       "_FUNC_(path, columns[, fpp[, overwrite]]) - adds bloom filters on `columns` (comma-separated) to the " +
         "Parquet files under `path`, one Spark task per file; a row per file: " + RetrofitRelation.schema.simpleString,
       args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args))),
+    SparkCompat.tableFunction("bloomparquet_filters",
+      "_FUNC_(path) - a row per column chunk with a bloom filter in the Parquet files at `path` (file, " +
+        "directory or glob), with the NDV and false-positive rate its bits imply: " + FiltersTable.schema.simpleString,
+      args => DriverTableRelation(FiltersTable(FunctionArgs("bloomparquet_filters", args)))),
+    SparkCompat.tableFunction("bloomparquet_probe",
+      "_FUNC_(path, column, value) - per file and row group, whether the bloom filter of `column` excludes " +
+        "`value` (a constant): excluded, may-contain, no filter or unreadable filter",
+      args => DriverTableRelation(ProbeTable(FunctionArgs("bloomparquet_probe", args)))),
     SparkCompat.tableFunction("bloomparquet_kernel",
       "_FUNC_() - the SBBF kernel this JVM chose (vector or scalar) and why",
       args => {

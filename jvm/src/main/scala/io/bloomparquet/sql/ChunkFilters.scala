@@ -1,0 +1,43 @@
+package io.bloomparquet.sql
+
+import scala.jdk.CollectionConverters._
+
+import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.tail.FooterReader
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, Path}
+import org.apache.parquet.format.FileMetaData
+import org.apache.parquet.hadoop.util.HadoopInputFile
+
+/** A column chunk's filter: where the footer says it is (`length` when `bloom_filter_length` is set) and what reading it gave. */
+final case class ChunkFilter(rowGroup: Int, column: Int, path: Seq[String], offset: Long, length: Option[Int],
+    read: BloomFilterRead)
+
+/** Reads a Parquet file's footer and the filters of the chunks asked for, with the read path's reader. */
+object ChunkFilters {
+
+  def footer(file: String, conf: Configuration): (FileStatus, FileMetaData) = {
+    val p = new Path(file)
+    val status = p.getFileSystem(conf).getFileStatus(p)
+    (status, FooterReader.read(p.getFileSystem(conf), status)._1)
+  }
+
+  /** The filters of the chunks (row group, column index) `wanted` selects, in footer order; chunks with no filter offset read as Absent. */
+  def read(status: FileStatus, fmd: FileMetaData, conf: Configuration, wanted: (Int, Int) => Boolean): Seq[ChunkFilter] = {
+    val chunks = fmd.getRow_groups.asScala.toIndexedSeq.zipWithIndex.flatMap { case (rg, r) =>
+      rg.getColumns.asScala.toIndexedSeq.zipWithIndex.collect { case (c, i) if wanted(r, i) =>
+        val md = c.getMeta_data
+        val offset = if (md.isSetBloom_filter_offset) md.getBloom_filter_offset else -1L
+        val length = if (md.isSetBloom_filter_length) Some(md.getBloom_filter_length) else None
+        (r, i, md.getPath_in_schema.asScala.toSeq, offset, length)
+      }
+    }
+    if (chunks.isEmpty) return Nil
+    val in = HadoopInputFile.fromStatus(status, conf).newStream()
+    val reads = try BloomFilterReader.readMany(in, status.getLen,
+        chunks.map { case (_, _, _, o, l) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())
+      finally in.close()
+    chunks.zip(reads).map { case ((r, i, p, o, l), read) => ChunkFilter(r, i, p, o, l, read) }
+  }
+}
