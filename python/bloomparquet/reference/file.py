@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import BinaryIO
 
 from ._thrift import ThriftError, read_struct
 from .sbbf import MAX_BYTES, SplitBlockBloomFilter
@@ -32,6 +33,22 @@ def parse_bloom_filter(data: bytes) -> tuple[SplitBlockBloomFilter, int]:
     return SplitBlockBloomFilter.from_bytes(data[size : size + num_bytes]), size + num_bytes
 
 
+def read_filter_bytes(f: BinaryIO, offset: int, length: int | None) -> bytes:
+    """The bytes of the filter at ``offset`` of the open file ``f``: ``length`` bytes
+    when the footer states a positive ``bloom_filter_length``, else the header and
+    the bitset it announces (capped at the largest valid bitset)."""
+    f.seek(offset)
+    if length is not None and length > 0:
+        return f.read(length)
+    head = f.read(_HEADER_PROBE)
+    try:
+        header, size = read_struct(head)
+        rest = int(header.get(1, 0))
+    except (ThriftError, TypeError, ValueError) as e:
+        raise BloomFilterFormatError(f"unreadable header: {e}") from e
+    return head + f.read(max(0, min(max(rest, 0), MAX_BYTES) + size - len(head)))
+
+
 def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], SplitBlockBloomFilter]:
     """Every bloom filter in the Parquet file at ``path``.
 
@@ -53,16 +70,6 @@ def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], Sp
                     continue
                 if offset >= file_size:
                     raise BloomFilterFormatError(f"offset {offset} outside file of {file_size} bytes")
-                f.seek(offset)
-                if length is not None and length > 0:
-                    data = f.read(length)
-                else:
-                    head = f.read(_HEADER_PROBE)
-                    try:
-                        header, size = read_struct(head)
-                        rest = int(header.get(1, 0))
-                    except (ThriftError, TypeError, ValueError) as e:
-                        raise BloomFilterFormatError(f"unreadable header: {e}") from e
-                    data = head + f.read(max(0, min(rest, MAX_BYTES) + size - len(head)))
+                data = read_filter_bytes(f, offset, length)
                 out[(rg, chunk.path_in_schema)] = parse_bloom_filter(data)[0]
     return out

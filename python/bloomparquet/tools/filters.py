@@ -11,11 +11,8 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..reference import BloomFilterFormatError, SplitBlockBloomFilter, parse_bloom_filter
-from ..reference._thrift import ThriftError, read_struct
-from ..reference.sbbf import MAX_BYTES
+from ..reference.file import read_filter_bytes
 from .footer import ParquetFooter
-
-_HEADER_PROBE = 64
 
 
 @dataclass
@@ -49,20 +46,8 @@ def read_chunk_filter(footer: ParquetFooter, f: BinaryIO, rg: int, col: int) -> 
     if not 4 <= offset < footer.footer_start:
         out.problems.append(f"offset {offset} is outside the data area [4, {footer.footer_start}) of the file")
         return out
-    f.seek(offset)
-    if length is not None:
-        data = f.read(length)
-    else:
-        data = f.read(_HEADER_PROBE)
-        try:
-            header, size = read_struct(data)
-            rest = int(header.get(1, 0))
-        except (ThriftError, TypeError, ValueError) as e:
-            out.problems.append(f"unreadable header: {e}")
-            return out
-        data += f.read(max(0, min(max(rest, 0), MAX_BYTES) + size - len(data)))
     try:
-        filt, used = parse_bloom_filter(data)
+        filt, used = parse_bloom_filter(read_filter_bytes(f, offset, length))
     except BloomFilterFormatError as e:
         out.problems.append(str(e))
         return out
