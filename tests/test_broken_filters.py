@@ -184,3 +184,33 @@ def test_huge_header_num_bytes(spark, copy: Path) -> None:  # noqa: ANN001
     set_header_num_bytes(copy, 1, 2**31 - 32)
     edit_footer(spark, copy, 1, lambda m: m.unsetBloom_filter_length())
     assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
+
+
+# --- filters that parse fine but contradict their chunk's statistics ---
+
+def _overwrite_bitset(path: Path, rg: int, bitset: Callable[[bytes], bytes]) -> None:
+    """Replaces row group ``rg``'s stored bitset of ``k`` with ``bitset(old)`` in place."""
+    offset = pq.ParquetFile(path).metadata.row_group(rg).column(0).bloom_filter_offset
+    data = bytearray(path.read_bytes())
+    _, header_size = read_struct(bytes(data[offset : offset + 64]))
+    old = read_bloom_filters(path)[(rg, "k")].to_bytes()
+    start = offset + header_size
+    data[start : start + len(old)] = bitset(old)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", [
+    pytest.param(lambda old: bytes(len(old)), id="all-zero"),
+    pytest.param(lambda old: bytes(len(old) // 2) + old[len(old) // 2 :], id="first-half-zeroed"),
+])
+def test_filter_excluding_its_own_min_or_max_is_ignored(spark, copy: Path, damage: Callable) -> None:  # noqa: ANN001
+    """A bitset that parses fine but excludes the chunk's own min or max is corrupt:
+    ignored and counted, its row group read (our reader would otherwise lose the rows)."""
+    _overwrite_bitset(copy, 1, damage)
+    stats = pq.ParquetFile(copy).metadata.row_group(1).column(0).statistics
+    damaged = read_bloom_filters(copy)[(1, "k")]
+    bounds = xxh64_plain(np.array([stats.min, stats.max], dtype=np.int64), "INT64")
+    assert not damaged.check_hashes(bounds).all(), "the damage must hit the min or the max"
+    keys = _keys_of(copy, 1)
+    lost = keys[~damaged.check_hashes(xxh64_plain(keys, "INT64"))]
+    assert_every_route_finds(spark, copy, int(lost[0]))

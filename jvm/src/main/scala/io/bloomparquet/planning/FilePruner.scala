@@ -5,12 +5,13 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
-import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.ParquetReadOptions
 import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.schema.MessageType
 
@@ -85,7 +86,7 @@ object FilePruner {
           filterBytes += read.bytesRead
           read match {
             case BloomFilterRead.Broken(_, _, true) => failed(rgc) = read
-            case _ => index.addFilter(rg, c, read)
+            case _ => index.addFilter(rg, c, plausible(blocks(rg).getColumns.get(c), read))
           }
         }
       }
@@ -103,5 +104,12 @@ object FilePruner {
     } finally {
       if (stream != null) stream.close()
     }
+  }
+
+  /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
+  private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {
+    case BloomFilterRead.Loaded(f, n) =>
+      ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).fold(read)(BloomFilterRead.Broken(_, n))
+    case other => other
   }
 }
