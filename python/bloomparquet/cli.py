@@ -2,7 +2,8 @@
 (also ``python -m bloomparquet``).
 
 ``inspect``, ``probe``, ``verify`` and ``advise`` read local files with pyarrow and
-start no JVM. Every command takes ``--json``. Exit status: 0 fine, 1 ``verify``
+start no JVM; with ``--spark`` (or a path such as ``hdfs://...`` or ``s3a://...``) they
+read any Hadoop path through a local Spark session. Every command takes ``--json``. Exit status: 0 fine, 1 ``verify``
 found a problem, 2 bad input (one line on stderr, no traceback).
 """
 
@@ -21,25 +22,27 @@ def _emit(report: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any
 
 def _tool(args: argparse.Namespace) -> int:
     """Run inspect/probe/verify/advise; bad input raises ``BadInput`` (exit 2, caught in ``main``)."""
-    from .tools import selection
+    from .tools import selection, storage
 
     columns = selection.split_names(getattr(args, "columns", None))
+    paths = [args.path, *args.more_paths] if args.command == "probe" else args.paths
+    files = storage.for_paths(paths, _spark(None) if args.spark else None)
     if args.command == "inspect":
         from .tools import inspect as tool
 
-        report = tool.run(args.paths, columns)
+        report = tool.run(paths, columns, storage=files)
     elif args.command == "probe":
         from .tools import probe as tool  # type: ignore[no-redef]
 
-        report = tool.run([args.path, *args.more_paths], args.column, args.values)
+        report = tool.run(paths, args.column, args.values, storage=files)
     elif args.command == "verify":
         from .tools import verify as tool  # type: ignore[no-redef]
 
-        report = tool.run(args.paths, rebuild=args.rebuild, columns=columns)
+        report = tool.run(paths, rebuild=args.rebuild, columns=columns, storage=files)
     else:
         from .tools import advise as tool  # type: ignore[no-redef]
 
-        report = tool.run(args.paths, columns, sample=args.sample, fpp=args.fpp)
+        report = tool.run(paths, columns, sample=args.sample, fpp=args.fpp, storage=files)
     _emit(report, args.json, tool.render)
     return 1 if args.command == "verify" and not report["ok"] else 0
 
@@ -109,16 +112,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     out = argparse.ArgumentParser(add_help=False)
     out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")
+    hadoop = argparse.ArgumentParser(add_help=False)
+    hadoop.add_argument("--spark", action="store_true", help="read the paths through a local Spark session's "
+                        "Hadoop file systems (implied by a path like hdfs://... or s3a://...)")
     remote = argparse.ArgumentParser(add_help=False)
     remote.add_argument("--remote", metavar="URL", help="run on a Spark Connect server (sc://host:port) "
                         "started with bloomparquet's jar and session extension, instead of a local Spark")
 
-    ins = sub.add_parser("inspect", parents=[out], help="per file, row group and column: the filter, its "
-                         "estimated NDV and FPP, min/max statistics; totals per column (no JVM)")
+    ins = sub.add_parser("inspect", parents=[out, hadoop], help="per file, row group and column: the filter, its "
+                         "estimated NDV and FPP, min/max statistics; totals per column (no JVM for local files)")
     _paths_arg(ins)
     ins.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    pro = sub.add_parser("probe", parents=[out], help="per row group: does the filter exclude the values? (no JVM)")
+    pro = sub.add_parser("probe", parents=[out, hadoop], help="per row group: does the filter exclude the values? (no JVM for local files)")
     pro.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     pro.add_argument("column", help="the column, e.g. user_id or s.x")
     pro.add_argument("values", nargs="+", metavar="VALUE", help="values, parsed by the column's type "
@@ -126,13 +132,13 @@ def _parser() -> argparse.ArgumentParser:
     pro.add_argument("--path", dest="more_paths", action="append", default=[], metavar="PATH",
                      help="another file, directory or glob to probe (repeatable)")
 
-    ver = sub.add_parser("verify", parents=[out], help="check every filter is well-formed; exit 1 on a finding (no JVM)")
+    ver = sub.add_parser("verify", parents=[out, hadoop], help="check every filter is well-formed; exit 1 on a finding (no JVM for local files)")
     _paths_arg(ver)
     ver.add_argument("--rebuild", action="store_true", help="also check every stored value is in its chunk's filter")
     ver.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    adv = sub.add_parser("advise", parents=[out], help="which columns deserve a filter, at what FPP, and the "
-                         "retrofit command line that adds them (no JVM)")
+    adv = sub.add_parser("advise", parents=[out, hadoop], help="which columns deserve a filter, at what FPP, and the "
+                         "retrofit command line that adds them (no JVM for local files)")
     _paths_arg(adv)
     adv.add_argument("--columns", help="comma-separated columns (default: every column with a bloom filter hash)")
     adv.add_argument("--sample", type=int, default=16, help="row groups read to count distinct values (default 16)")

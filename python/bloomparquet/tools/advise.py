@@ -37,7 +37,7 @@ from typing import Any
 
 from .chunkvalues import NotRebuildable, chunk_array
 from .footer import ParquetFooter, open_footer
-from .paths import expand
+from .storage import LOCAL, Storage
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
@@ -66,7 +66,7 @@ class _Column:
 
 
 def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int = 16,
-        fpp: float | None = None) -> dict[str, Any]:
+        fpp: float | None = None, storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``advise --json`` report for the files under ``paths``."""
     from .errors import BadInput
 
@@ -74,8 +74,8 @@ def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int 
         raise BadInput(f"--sample must be at least 1, got {sample}")
     if fpp is not None and not 0 < fpp < 1:
         raise BadInput(f"--fpp must be strictly between 0 and 1, got {fpp}")
-    files = expand(paths)
-    footers = [open_footer(p) for p in progress(files, "footers")]
+    files = storage.expand(paths)
+    footers = [open_footer(p, storage) for p in progress(files, "footers")]
     names = _names(footers[0], columns)
     cols = {n: _Column(column_type(footers[0].metadata.schema, footers[0].column_index(n))) for n in names}
     for footer in footers:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import struct
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import BadInput
+from .storage import LOCAL, Storage
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
@@ -22,6 +22,11 @@ class ParquetFooter:
     metadata: pq.FileMetaData
     file_size: int
     footer_start: int
+    storage: Storage = LOCAL
+
+    def open(self) -> BinaryIO:
+        """The file, opened for reading filters and values (the caller closes it)."""
+        return self.storage.open(self.path)
 
     def column_paths(self) -> list[str]:
         """Dotted leaf column paths, in schema order."""
@@ -39,14 +44,14 @@ class ParquetFooter:
         raise BadInput(f"{self.path}: {name!r} {why} (columns: {', '.join(paths)})")
 
 
-def open_footer(path: str) -> ParquetFooter:
+def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
     """Open ``path`` as Parquet; :class:`BadInput` when it is missing or not Parquet."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as f:
+        size = storage.size(path)
+        with storage.open(path) as f:
             head = f.read(4)
             f.seek(max(0, size - 8))
             tail = f.read(8)
@@ -56,7 +61,8 @@ def open_footer(path: str) -> ParquetFooter:
         raise BadInput(f"{path}: not a Parquet file (no PAR1 magic{'; encrypted footer?' if tail[4:] == b'PARE' else ''})")
     (footer_len,) = struct.unpack("<i", tail[:4])
     try:
-        pf = pq.ParquetFile(path)
+        # pyarrow reads local files itself; other storage through a file object it keeps open.
+        pf = pq.ParquetFile(path if storage is LOCAL else storage.open(path))
     except (pa.ArrowException, OSError) as e:
         raise BadInput(f"{path}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
-    return ParquetFooter(path, pf, pf.metadata, size, size - 8 - footer_len)
+    return ParquetFooter(path, pf, pf.metadata, size, size - 8 - footer_len, storage)

@@ -7,31 +7,30 @@ from typing import Any, BinaryIO
 
 from . import estimate
 from .filters import read_chunk_filter
+from .storage import LOCAL, Storage
 from .footer import ParquetFooter, open_footer
-from .paths import expand
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, short, statistics, table
 from .selection import selected_columns
 from .types import ColumnType, column_type
 
 
-def run(paths: Sequence[str], columns: Sequence[str] | None = None) -> dict[str, Any]:
-    """The ``inspect --json`` report for the files under ``paths``."""
-    files = [_inspect_file(p, columns) for p in progress(expand(paths), "inspect")]
+def run(paths: Sequence[str], columns: Sequence[str] | None = None, storage: Storage = LOCAL) -> dict[str, Any]:
+    """The ``inspect --json`` report for the files under ``paths`` (on ``storage``)."""
+    files = [_inspect_file(open_footer(p, storage), columns) for p in progress(storage.expand(paths), "inspect")]
     return {"command": "inspect", "version": SCHEMA_VERSION, "files": files, "columns": _totals(files)}
 
 
-def _inspect_file(path: str, columns: Sequence[str] | None) -> dict[str, Any]:
-    footer = open_footer(path)
+def _inspect_file(footer: ParquetFooter, columns: Sequence[str] | None) -> dict[str, Any]:
     meta = footer.metadata
     cols = selected_columns(footer, columns)
     types = {c: column_type(meta.schema, c) for c in cols}
     groups = []
-    with open(path, "rb") as f:
+    with footer.open() as f:
         for rg in range(meta.num_row_groups):
             group = meta.row_group(rg)
             chunks = [_chunk(footer, f, rg, c, types[c], group.column(c)) for c in cols]
             groups.append({"index": rg, "num_rows": group.num_rows, "columns": chunks})
-    return {"path": path, "num_rows": meta.num_rows, "row_groups": groups}
+    return {"path": footer.path, "num_rows": meta.num_rows, "row_groups": groups}
 
 
 def _chunk(footer: ParquetFooter, f: BinaryIO, rg: int, c: int, ctype: ColumnType, meta_chunk: Any) -> dict[str, Any]:

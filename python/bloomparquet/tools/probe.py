@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from .filters import read_chunk_filter
-from .footer import open_footer
-from .paths import expand
+from .storage import LOCAL, Storage
+from .footer import ParquetFooter, open_footer
 from .report import SCHEMA_VERSION, jsonable, progress, table
 from .types import ColumnType, column_type
 from .values import MAY_CONTAIN, hash_values, parse_value
@@ -27,9 +27,9 @@ def parsed_values(texts: Sequence[str], col: ColumnType) -> list[Any]:
     return [parse_value(t, col) for t in texts]
 
 
-def run(paths: Sequence[str], column: str, texts: Sequence[str]) -> dict[str, Any]:
+def run(paths: Sequence[str], column: str, texts: Sequence[str], storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``probe --json`` report."""
-    files = [_probe_file(p, column, texts) for p in progress(expand(paths), "probe")]
+    files = [_probe_file(open_footer(p, storage), column, texts) for p in progress(storage.expand(paths), "probe")]
     counts = {k: 0 for k in (EXCLUDED, MAY, NO_FILTER, UNREADABLE)}
     for f in files:
         for g in f["row_groups"]:
@@ -40,15 +40,14 @@ def run(paths: Sequence[str], column: str, texts: Sequence[str]) -> dict[str, An
     }
 
 
-def _probe_file(path: str, column: str, texts: Sequence[str]) -> dict[str, Any]:
-    footer = open_footer(path)
+def _probe_file(footer: ParquetFooter, column: str, texts: Sequence[str]) -> dict[str, Any]:
     c = footer.column_index(column)
     col = column_type(footer.metadata.schema, c)
     values = parsed_values(texts, col)
     hashable = [v for v in values if v is not MAY_CONTAIN]
     hashes = hash_values(hashable, col) if hashable else np.empty(0, dtype=np.uint64)
     groups = []
-    with open(path, "rb") as f:
+    with footer.open() as f:
         for rg in range(footer.metadata.num_row_groups):
             cf = read_chunk_filter(footer, f, rg, c)
             if cf is None or cf.filter is None:
@@ -64,7 +63,7 @@ def _probe_file(path: str, column: str, texts: Sequence[str]) -> dict[str, Any]:
                 "result": result,
                 "values": [{"value": t, "result": p} for t, p in zip(texts, per)],
             })
-    return {"path": path, "column": col.path, "type": col.describe(),
+    return {"path": footer.path, "column": col.path, "type": col.describe(),
             "parsed": [None if v is MAY_CONTAIN else jsonable(v) for v in values], "row_groups": groups}
 
 

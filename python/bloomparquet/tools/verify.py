@@ -18,8 +18,8 @@ from ..reference import SplitBlockBloomFilter
 
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
+from .storage import LOCAL, Storage
 from .footer import ParquetFooter, open_footer
-from .paths import expand
 from .report import SCHEMA_VERSION, jsonable, progress, table
 from .selection import selected_columns
 from .types import ColumnType, column_type
@@ -27,9 +27,11 @@ from .types import ColumnType, column_type
 _SAMPLES = 5
 
 
-def run(paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | None = None) -> dict[str, Any]:
+def run(paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | None = None,
+        storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``verify --json`` report; ``ok`` is False when any finding was made."""
-    files = [_verify_file(p, rebuild, columns) for p in progress(expand(paths), "verify")]
+    files = [_verify_file(open_footer(p, storage), rebuild, columns)
+             for p in progress(storage.expand(paths), "verify")]
     findings = [x for f in files for x in f["findings"]]
     return {
         "command": "verify", "version": SCHEMA_VERSION, "rebuild": rebuild, "ok": not findings,
@@ -38,13 +40,12 @@ def run(paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | No
     }
 
 
-def _verify_file(path: str, rebuild: bool, columns: Sequence[str] | None) -> dict[str, Any]:
-    footer = open_footer(path)
+def _verify_file(footer: ParquetFooter, rebuild: bool, columns: Sequence[str] | None) -> dict[str, Any]:
     meta = footer.metadata
     findings: list[dict[str, Any]] = []
     notes: list[str] = []
     checked = 0
-    with open(path, "rb") as f:
+    with footer.open() as f:
         for rg in range(meta.num_row_groups):
             for c in selected_columns(footer, columns):
                 cf = read_chunk_filter(footer, f, rg, c)
@@ -67,7 +68,7 @@ def _verify_file(path: str, rebuild: bool, columns: Sequence[str] | None) -> dic
                                        "using it would skip rows that match",
                             "missing": missing[0], "examples": missing[1],
                         })
-    return {"path": path, "filters": checked, "findings": findings, "notes": notes}
+    return {"path": footer.path, "filters": checked, "findings": findings, "notes": notes}
 
 
 def _missing(footer: ParquetFooter, rg: int, col: ColumnType, filt: SplitBlockBloomFilter) -> tuple[int, list[Any]]:

@@ -7,12 +7,13 @@ import scala.util.Using
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.retrofit.RetrofitJob
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, SplitBlockBloomFilter}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
-import org.apache.spark.sql.Dataset
+import org.apache.spark.sql.{Dataset, SparkSession}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
@@ -55,6 +56,30 @@ object PythonBridge {
       }
     }
     out
+  }
+
+  // The CLI tools on Hadoop paths (`--spark`, or a path with a scheme): list, size, ranged read,
+  // with the active session's Hadoop configuration.
+  private def hadoopConf: Configuration = SparkCompat.newHadoopConf(SparkSession.active)
+
+  /** The data files under a file, directory or glob, as the retrofit and the SQL functions list them. */
+  def listDataFiles(path: String): java.util.List[String] = RetrofitJob.listFiles(path, hadoopConf).asJava
+
+  def fileLength(path: String): Long = {
+    val p = new Path(path)
+    p.getFileSystem(hadoopConf).getFileStatus(p).getLen
+  }
+
+  /** `length` bytes at `offset` (fewer only at the end of the file). */
+  def readRange(path: String, offset: Long, length: Int): Array[Byte] = {
+    val p = new Path(path)
+    Using.resource(p.getFileSystem(hadoopConf).open(p)) { in =>
+      val buf = new Array[Byte](length)
+      var n = 0
+      var r = 0
+      while (n < length && { r = in.read(offset + n, buf, n, length - n); r > 0 }) n += r
+      if (n == length) buf else java.util.Arrays.copyOf(buf, n)
+    }
   }
 
   private object Plans extends AdaptiveSparkPlanHelper
