@@ -37,10 +37,10 @@ from typing import Any
 
 from .chunkvalues import NotRebuildable, chunk_array
 from .footer import ParquetFooter, open_footer
-from .storage import LOCAL, Storage
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
+from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 
 FPP_CANDIDATES = (0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0001)

@@ -7,10 +7,10 @@ from typing import Any, BinaryIO
 
 from . import estimate
 from .filters import read_chunk_filter
-from .storage import LOCAL, Storage
 from .footer import ParquetFooter, open_footer
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, short, statistics, table
 from .selection import selected_columns
+from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 
 

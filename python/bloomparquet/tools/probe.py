@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .filters import read_chunk_filter
-from .storage import LOCAL, Storage
 from .footer import ParquetFooter, open_footer
 from .report import SCHEMA_VERSION, jsonable, progress, table
+from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 from .values import MAY_CONTAIN, hash_values, parse_value
 

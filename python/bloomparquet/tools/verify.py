@@ -18,10 +18,10 @@ from ..reference import SplitBlockBloomFilter
 
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
-from .storage import LOCAL, Storage
 from .footer import ParquetFooter, open_footer
 from .report import SCHEMA_VERSION, jsonable, progress, table
 from .selection import selected_columns
+from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 
 _SAMPLES = 5
