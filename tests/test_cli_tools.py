@@ -341,3 +341,23 @@ def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:  # noqa
         _, probed = _json(capsys, "probe", str(path), column, value)
         results = [g["result"] for g in probed["files"][0]["row_groups"]]
         assert results[0] == "may-contain" and results.count("excluded") >= 2, (column, results)
+
+
+def test_advise_tells_dictionary_only_chunks_from_plain_fallback(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """A dictionary small enough for its page limit covers every page; a high-cardinality
+    column whose dictionary outgrows the limit falls back to plain pages (the reason says so)."""
+    rng = np.random.default_rng(3)
+    n = 40_000
+    table = pa.table({"few": pa.array(rng.integers(0, 50, n), pa.int64()),
+                      "many": pa.array(rng.permutation(n) * 7, pa.int64())})
+    path = tmp_path / "dict.parquet"
+    pq.write_table(table, path, row_group_size=10_000, dictionary_pagesize_limit=4_096)
+    code, report = _json(capsys, "advise", str(path), "--columns", "few,many")
+    assert code == 0
+    share = {c["column"]: c["dictionary_only_share"] for c in report["columns"]}
+    assert share == {"few": 1.0, "many": 0.0}
+    many = next(c for c in report["columns"] if c["column"] == "many")
+    assert many["recommend"] and "fell back to plain pages in 100% of row groups" in many["reason"]
+    pq.write_table(table, path, row_group_size=10_000, use_dictionary=False)
+    _, report = _json(capsys, "advise", str(path), "--columns", "few")
+    assert report["columns"][0]["dictionary_only_share"] == 0.0

@@ -13,7 +13,10 @@ Per column, from every footer and a sample of row groups read with pyarrow:
   row groups gives ``s = 1 + (m-1)(S-1)/(R-1)``, so ``c = m / R`` with
   ``m = 1 + (s-1)(R-1)/(S-1)``. A present value can only be pruned from the
   other ``1 - c``; at 0.5 or more a filter rarely prunes one.
-* **Dictionary vs filter**: mean dictionary page bytes vs mean filter bytes.
+* **Dictionary vs filter**: mean dictionary page bytes vs mean filter bytes, and
+  the share of row groups whose pages are all dictionary-encoded (where a
+  reader's dictionary filter can rule out an absent value); in the others the
+  writer fell back to plain pages and only statistics and a filter can.
 * **FPP**: the candidate that minimises what a point lookup of an absent value
   reads per row group, ``filter bytes(ndv, p) + p · row group bytes`` (``--fpp``
   overrides); bytes as the writer and ``retrofit`` size filters (``sizing``).
@@ -36,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .chunkvalues import NotRebuildable, chunk_array
+from .encodings import dictionary_only
 from .footer import ParquetFooter, open_footer
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
@@ -58,6 +62,7 @@ class _Column:
     chunks: int = 0
     with_filter: int = 0
     dict_bytes: list[int] = field(default_factory=list)
+    dict_only: list[bool] = field(default_factory=list)  # per chunk where the footer tells
     chunk_bytes: list[int] = field(default_factory=list)
     ndv: list[int] = field(default_factory=list)  # per sampled row group
     rg_bytes: list[int] = field(default_factory=list)  # per sampled row group, all columns
@@ -101,6 +106,7 @@ def _names(footer: ParquetFooter, columns: Sequence[str] | None) -> list[str]:
 def _scan_footer(footer: ParquetFooter, cols: dict[str, _Column]) -> None:
     meta = footer.metadata
     index = {n: footer.column_index(n) for n in cols}
+    dict_only = dictionary_only(footer)
     for rg in range(meta.num_row_groups):
         group = meta.row_group(rg)
         for name, c in cols.items():
@@ -111,6 +117,8 @@ def _scan_footer(footer: ParquetFooter, cols: dict[str, _Column]) -> None:
                 c.with_filter += 1
             if chunk.has_dictionary_page and chunk.dictionary_page_offset is not None:
                 c.dict_bytes.append(max(0, chunk.data_page_offset - chunk.dictionary_page_offset))
+            if dict_only.get((rg, index[name])) is not None:
+                c.dict_only.append(bool(dict_only[(rg, index[name])]))
             try:
                 st = chunk.statistics
                 rng = (st.min, st.max) if st is not None and st.has_min_max else None
@@ -198,6 +206,7 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
         "stats_prune_share": stats, "stats_can_prune": stats is not None and stats >= _THRESHOLD,
         "recurrence": recur,
         "dictionary_bytes": _mean(c.dict_bytes), "chunk_bytes": _mean(c.chunk_bytes),
+        "dictionary_only_share": _mean([float(d) for d in c.dict_only]),
         "fpp": None, "filter_bytes_per_row_group": None, "filter_bytes_total": None,
         "expected_pruned": None, "recommend": False, "reason": "",
     }
@@ -227,6 +236,10 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
         out["reason"] = (f"{out['ndv_per_row_group']['mean']:,.0f} distinct values per row group, "
                          f"statistics prune {stats or 0:.0%}: a filter at fpp {p:g} skips "
                          f"{1 - p:.0%} of row groups for an absent value")
+        share = out["dictionary_only_share"]
+        if share is not None and share < 1:
+            out["reason"] += (f"; dictionaries fell back to plain pages in {1 - share:.0%} of row groups, "
+                              "where no dictionary filter can rule a value out")
     return out
 
 
@@ -249,14 +262,14 @@ def render(report: dict[str, Any]) -> str:
         e = a["expected_pruned"] or {}
         rows.append([
             a["column"], fmt_int(ndv["mean"]), fmt_pct(a["stats_prune_share"]), fmt_pct(a["recurrence"]),
-            fmt_int(a["dictionary_bytes"]), fmt_int(a["filter_bytes_per_row_group"]),
+            fmt_int(a["dictionary_bytes"]), fmt_pct(a["dictionary_only_share"]), fmt_int(a["filter_bytes_per_row_group"]),
             "-" if a["fpp"] is None else f"{a['fpp']:g}",
             fmt_pct(e.get("absent_point")), fmt_pct(e.get(f"absent_in_{IN_LIST}")), fmt_pct(e.get("present_point")),
             "yes" if a["recommend"] else "no",
         ])
     head = (f"{report['files']} files, {report['row_groups']} row groups, "
             f"{report['sampled_row_groups']} sampled for distinct counts")
-    body = table(rows, ["column", "ndv/rg", "stats prune", "recurs in", "dict B", "filter B", "fpp",
+    body = table(rows, ["column", "ndv/rg", "stats prune", "recurs in", "dict B", "dict only", "filter B", "fpp",
                         "pruned: absent", f"absent IN {IN_LIST}", "present", "filter?"])
     reasons = "\n".join(f"{a['column']}: {a['reason']}" for a in report["columns"])
     cmds = "\n".join(report["retrofit"]) or "(no column needs a filter)"
