@@ -16,7 +16,7 @@ import pytest
 import bloomparquet as bp
 
 from .spark_conf import PUSHDOWN_OFF, spark_conf
-from .write_format import WRITE_FORMAT
+from .write_format import WRITE_FORMAT, filter_bytes
 
 pytestmark = pytest.mark.spark
 
@@ -247,6 +247,8 @@ def test_our_encrypted_filters_read_back_in_parquet_java(spark, written, footer)
             bf = reader.readBloomFilter(chunk)
             assert bf is not None, i
             rows = blocks.get(i).getRowCount()
+            # parquet-java's adaptive sizing: a power of two holding the chunk's distinct keys at 1 %.
+            assert chunk.getBloomFilterLength() <= 4 * filter_bytes(spark, rows, 0.01) + 128, i
             group = keys[seen:seen + rows]
             seen += rows
             assert all(bf.findHash(bf.hash(k)) for k in group[:300]), i

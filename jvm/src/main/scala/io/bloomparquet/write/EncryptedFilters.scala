@@ -24,16 +24,23 @@ object EncryptedFilters {
 
   def configured(conf: Configuration): Boolean = conf.get(FactoryKey) != null
 
-  /** Has parquet-java write `columns`' filters into the job's (encrypted) files. */
-  def delegate(conf: Configuration, columns: Seq[BloomColumn]): Unit = columns.foreach { c =>
-    def set(key: String, value: String): Unit = conf.set(s"$key#${c.dotted}", value)
-    set(ParquetOutputFormat.BLOOM_FILTER_ENABLED, "true")
-    set(ParquetOutputFormat.BLOOM_FILTER_FPP, c.fpp.toString)
-    c.ndv match {
-      case Some(ndv) => set(ParquetOutputFormat.BLOOM_FILTER_EXPECTED_NDV, ndv.toString)
-      case None =>
-        set(ParquetOutputFormat.ADAPTIVE_BLOOM_FILTER_ENABLED, "true")
-        set(ParquetOutputFormat.BLOOM_FILTER_CANDIDATES_NUMBER, Candidates.toString)
+  /**
+   * Has parquet-java write `columns`' filters into the job's (encrypted) files.
+   * Adaptive sizing is one switch for the whole file in parquet-java (an NDV wins
+   * over it): set unless the job sets it, it also sizes the filters of other
+   * columns given parquet-java filters without an NDV (instead of the maximum).
+   */
+  def delegate(conf: Configuration, columns: Seq[BloomColumn]): Unit = {
+    if (columns.exists(_.ndv.isEmpty) && conf.get(ParquetOutputFormat.ADAPTIVE_BLOOM_FILTER_ENABLED) == null)
+      conf.setBoolean(ParquetOutputFormat.ADAPTIVE_BLOOM_FILTER_ENABLED, true)
+    columns.foreach { c =>
+      def set(key: String, value: String): Unit = conf.set(s"$key#${c.dotted}", value)
+      set(ParquetOutputFormat.BLOOM_FILTER_ENABLED, "true")
+      set(ParquetOutputFormat.BLOOM_FILTER_FPP, c.fpp.toString)
+      c.ndv match {
+        case Some(ndv) => set(ParquetOutputFormat.BLOOM_FILTER_EXPECTED_NDV, ndv.toString)
+        case None => set(ParquetOutputFormat.BLOOM_FILTER_CANDIDATES_NUMBER, Candidates.toString)
+      }
     }
   }
 }
