@@ -304,6 +304,17 @@ def test_retrofit_refuses_encrypted_files(spark, written) -> None:  # noqa: ANN0
     for footer in FOOTERS:
         path = _file(written["spark", footer])
         before = path.read_bytes()
-        with spark_conf(spark, KEYS), pytest.raises(Exception, match="does not add filters to an existing encrypted file"):
+        with spark_conf(spark, KEYS), pytest.raises(Exception, match="neither decrypt such files nor add filters to them"):
             bp.retrofit(spark, str(path), ["s"])
         assert path.read_bytes() == before
+
+
+def test_sql_functions_on_encrypted_files(spark, written) -> None:  # noqa: ANN001
+    """The filter functions hold no keys: an encrypted footer is refused naming why; in a plaintext
+    footer the encrypted column's filters are reported as not decrypted, plaintext ones read."""
+    with pytest.raises(Exception, match="neither decrypt such files"):
+        spark.sql(f"SELECT * FROM bloomparquet_filters('{written['spark', 'encrypted']}')").collect()
+    rows = spark.sql(f"SELECT column, status FROM bloomparquet_filters('{written['spark', 'plaintext']}')").collect()
+    assert {r.status for r in rows if r.column == "k"} == {
+        "encrypted column (Parquet modular encryption): its filter is not decrypted here"}
+    assert {r.status for r in rows if r.column == "s"} == {"ok"}

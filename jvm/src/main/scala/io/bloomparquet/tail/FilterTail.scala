@@ -47,9 +47,10 @@ object FilterTail {
     Util.readFileMetaData(new ByteArrayInputStream(bytes, offset, length))
 
   /** Why encrypted files are refused: filters spliced in would be plaintext, next to a footer we can't re-seal. */
-  private val NoSplicing = "bloomparquet does not add filters to an existing encrypted file (they would have to be " +
-    "encrypted with the column keys and the footer re-encrypted or re-signed). Rewrite the data with " +
-    "format(\"bloomparquet\") and the session's encryption settings: parquet-java then writes encrypted filters"
+  private val NoSplicing = "bloomparquet's file tools (retrofit, bloomparquet_filters, bloomparquet_probe) neither " +
+    "decrypt such files nor add filters to them (new filters would have to be encrypted with the column keys and the " +
+    "footer re-encrypted or re-signed). Queries read them with the session's keys; writing with " +
+    "format(\"bloomparquet\") and encryption settings writes encrypted filters"
 
   /** Refuses files we must not touch: encrypted columns or an encryption algorithm in a plaintext footer. */
   def checkNotEncrypted(fmd: FileMetaData): Either[String, Unit] =
