@@ -5,10 +5,21 @@
 Writes the same 16 files three times with our writer (a filter on `k`): plaintext,
 encrypted footer, plaintext footer (k sealed with its own key; the test jar's
 in-memory KMS). Runs `k = <absent key>` in plan mode twice per layout (cold, then
-warm) and prints, per file, the local file system's bytes read (Hadoop FileSystem statistics; plan mode prunes every row group here, so no task
+warm) and prints, per file, the local file system's bytes read (Hadoop
+FileSystem statistics; plan mode prunes every row group here, so no task
 reads anything) and the query time, against Spark's `parquet` (pushdown on, the
 same keys) on the same files. Encrypted files stay out of the footer and filter
 cache, so their warm run reads what the cold run read.
+
+Measured (2 cores shared with other jobs, so times are noisy; bytes are exact):
+
+    layout             run   bytes/file  time s parquet bytes/file  time s time ratio
+    plaintext          cold       37770    0.74              37997    0.95       0.78
+    plaintext          warm           0    0.08              37997    0.52       0.15
+    encrypted footer   cold       59850    0.22              60237    0.39       0.56
+    encrypted footer   warm       59850    0.23              60237    0.38       0.60
+    plaintext footer   cold       57057    0.17              57360    0.33       0.51
+    plaintext footer   warm       57057    0.17              57360    0.52       0.33
 """
 
 from __future__ import annotations
