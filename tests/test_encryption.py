@@ -318,3 +318,19 @@ def test_sql_functions_on_encrypted_files(spark, written) -> None:  # noqa: ANN0
     assert {r.status for r in rows if r.column == "k"} == {
         "encrypted column (Parquet modular encryption): its filter is not decrypted here"}
     assert {r.status for r in rows if r.column == "s"} == {"ok"}
+
+
+def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:  # noqa: ANN001
+    """Other master keys (under their own access token, so no KMS client or key cached for the right
+    ones is reused): the footer or column does not decrypt, for Spark's parquet and for us alike."""
+    wrong = {**KEYS, "parquet.encryption.key.access.token": "wrong",
+             "parquet.encryption.key.list": "kf: {}, kc: {}".format(
+                 base64.b64encode(b"other footer key").decode(), base64.b64encode(b"other column key").decode())}
+    for footer in FOOTERS:
+        d = str(written["ours", footer])
+        where = f"k = {ABSENT}"
+        with spark_conf(spark, wrong):
+            expected = _failure(lambda: spark.read.parquet(d).where(where).collect())  # noqa: B023
+            for mode in ("plan", "task"):
+                got = _failure(lambda: bp.read_bloom(spark, d, bloom_mode=mode).where(where).collect())  # noqa: B023
+                assert got == expected, (footer, mode)
