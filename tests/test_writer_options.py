@@ -53,7 +53,6 @@ def _filters(out: Path) -> dict:
         ({"bloom.columns": "id", "bloom.fp": "0.1"}, "unknown option 'bloom.fp'; did you mean 'bloom.fpp'?"),
         ({"bloom.columns": "id", "bloom.fpp.email": "0.1"}, "not in bloom.columns"),
         ({"bloom.columns": "id", "bloom.sizing": "guess"}, "exact, fold"),
-        ({"bloom.columns": "id", "parquet.crypto.factory.class": "x.Y"}, "encrypted"),
     ],
 )
 def test_bad_options_fail_before_writing(spark, df, tmp_path, options, message) -> None:  # noqa: ANN001

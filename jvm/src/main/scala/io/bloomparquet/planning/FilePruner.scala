@@ -29,7 +29,8 @@ final case class FileOutcome(
 /**
  * Reads what one file's decisions need (the footer, then only the bloom
  * filters statistics leave in play, coalesced) through the cache, and decides.
- * Never throws: a file it can't read (encrypted footer, I/O error) is kept whole.
+ * Never throws: a file it can't read (encrypted without keys, I/O error) is kept whole.
+ * Encrypted files are read with the session's keys ([[FileDecryption]]).
  */
 object FilePruner {
 
@@ -64,10 +65,13 @@ object FilePruner {
     def open() = { if (stream == null) stream = file.newStream(); stream }
     try {
       val index = cached.getOrElse {
-        val footer = ParquetFileReader.readFooter(file, footerReadOptions, open())
+        val options = FileDecryption.readOptions(conf, new Path(key.path), footerReadOptions)
+        val footer = ParquetFileReader.readFooter(file, options, open())
         footersRead = 1
         new FileBloomIndex(footer)
       }
+      val noKeys = FileDecryption.unreadable(index.footer)
+      if (noKeys.isDefined) return Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, footersRead, 0, noKeys))
       val blocks = index.footer.getBlocks.asScala.toIndexedSeq
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
@@ -77,11 +81,10 @@ object FilePruner {
       val failed = scala.collection.mutable.Map.empty[(Int, Int), BloomFilterRead]
       var filterBytes = 0L
       if (missing.nonEmpty) {
-        val requests = missing.map { case (rg, c) =>
-          val chunk = blocks(rg).getColumns.get(c)
-          (chunk.getBloomFilterOffset, chunk.getBloomFilterLength)
-        }
-        val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get())
+        val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
+        val requests = chunks.map(chunk => (chunk.getBloomFilterOffset, chunk.getBloomFilterLength))
+        val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
+        val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get(), ciphers)
         missing.zip(reads).foreach { case (rgc @ (rg, c), read) =>
           filterBytes += read.bytesRead
           read match {
@@ -97,8 +100,10 @@ object FilePruner {
         case _ => None
       }
       val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
-      // Re-weighed (under the cache's lock) only when this query added to it.
-      if (useCache && (footersRead > 0 || missing.size > failed.size)) FileBloomIndexCache.put(key, index)
+      // Re-weighed (under the cache's lock) only when this query added to it. Encrypted files stay out:
+      // the shared cache would hand their decrypted footer and filters to queries that hold no keys.
+      if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || missing.size > failed.size))
+        FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
       Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None))
     } finally {

@@ -120,16 +120,23 @@ object BloomFilterReader {
    * Reads several filters of one file with as few reads as possible: filters
    * whose `bloom_filter_length` is known and in range come from [[coalesce]]d
    * reads (writers store a file's filters together, so this is usually one read
-   * per file); the others one by one. Results are in request order.
+   * per file); the others one by one. Results are in request order. A request
+   * with a cipher (encrypted column) is decrypted ([[FilterCipher]]); one without
+   * a usable `bloom_filter_length` is not read (parquet-java always writes it).
    */
   def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
-      kernel: SbbfKernel): IndexedSeq[BloomFilterRead] = {
+      kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[BloomFilterRead] = {
     val out = new Array[BloomFilterRead](requests.size)
     val (sized, unsized) = requests.indices.partition { i =>
       val (offset, length) = requests(i)
       offset >= 0 && offset < fileLength && rangeProblem(fileLength, offset, length).isEmpty
     }
-    unsized.foreach { i => out(i) = read(in, fileLength, requests(i)._1, requests(i)._2, kernel) }
+    unsized.foreach { i =>
+      out(i) =
+        if (requests(i)._1 >= 0 && ciphers(i).isDefined)
+          BloomFilterRead.Broken(s"encrypted filter with bloom_filter_length ${requests(i)._2} is not read", 0)
+        else read(in, fileLength, requests(i)._1, requests(i)._2, kernel)
+    }
     coalesce(requests, sized).foreach { case Group(start, end, members) =>
       val buf = new Array[Byte]((end - start).toInt)
       val readError =
@@ -141,7 +148,8 @@ object BloomFilterReader {
         val bytes = if (n == 0) buf.length.toLong else 0L
         out(i) = readError match {
           case Some(reason) => BloomFilterRead.Broken(reason, 0, transient = true)
-          case None => parse(buf, (o - start).toInt, l, kernel) match {
+          case None => ciphers(i).fold(parse(buf, (o - start).toInt, l, kernel))(
+              FilterCipher.parse(buf, (o - start).toInt, l, _, kernel)) match {
             case Left(reason) => BloomFilterRead.Broken(reason, bytes)
             case Right(filter) => BloomFilterRead.Loaded(filter, bytes)
           }

@@ -30,14 +30,19 @@ object ChunkFilters {
         val md = c.getMeta_data
         val offset = if (md.isSetBloom_filter_offset) md.getBloom_filter_offset else -1L
         val length = if (md.isSetBloom_filter_length) Some(md.getBloom_filter_length) else None
-        (r, i, md.getPath_in_schema.asScala.toSeq, offset, length)
+        (r, i, md.getPath_in_schema.asScala.toSeq, offset, length, c.isSetCrypto_metadata)
       }
     }
-    if (chunks.isEmpty) return Nil
-    val in = HadoopInputFile.fromStatus(status, conf).newStream()
-    val reads = try BloomFilterReader.readMany(in, status.getLen,
-        chunks.map { case (_, _, _, o, l) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())
+    // A plaintext footer's encrypted columns: their filters are sealed, and these functions hold no keys.
+    val (sealedChunks, plain) = chunks.partition(_._6)
+    val reads = if (plain.isEmpty) Nil else {
+      val in = HadoopInputFile.fromStatus(status, conf).newStream()
+      try BloomFilterReader.readMany(in, status.getLen,
+          plain.map { case (_, _, _, o, l, _) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())
       finally in.close()
-    chunks.zip(reads).map { case ((r, i, p, o, l), read) => ChunkFilter(r, i, p, o, l, read) }
+    }
+    val sealedRead = BloomFilterRead.Broken("encrypted column (Parquet modular encryption): its filter is not decrypted here", 0)
+    val byChunk = (plain.zip(reads) ++ sealedChunks.map(_ -> sealedRead)).toMap
+    chunks.map { case c @ (r, i, p, o, l, _) => ChunkFilter(r, i, p, o, l, byChunk(c)) }
   }
 }

@@ -36,7 +36,7 @@ object FilterTail {
     if (tail.length < 12) return Left(s"${tail.length} bytes cannot hold a Parquet footer")
     val magic = java.util.Arrays.copyOfRange(tail, tail.length - 4, tail.length)
     if (java.util.Arrays.equals(magic, EncryptedMagic))
-      return Left("the file has an encrypted footer (Parquet modular encryption), which bloomparquet does not support")
+      return Left(s"the file has an encrypted footer (Parquet modular encryption); $NoSplicing")
     if (!java.util.Arrays.equals(magic, Magic)) return Left("the file does not end with the Parquet magic PAR1")
     val len = ByteBuffer.wrap(tail, tail.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt
     if (len <= 0 || len > tail.length - 8) Left(s"footer length $len does not fit the ${tail.length}-byte tail")
@@ -46,12 +46,18 @@ object FilterTail {
   def parseFooter(bytes: Array[Byte], offset: Int, length: Int): FileMetaData =
     Util.readFileMetaData(new ByteArrayInputStream(bytes, offset, length))
 
+  /** Why encrypted files are refused: filters spliced in would be plaintext, next to a footer we can't re-seal. */
+  private val NoSplicing = "bloomparquet's file tools (retrofit, bloomparquet_filters, bloomparquet_probe) neither " +
+    "decrypt such files nor add filters to them (new filters would have to be encrypted with the column keys and the " +
+    "footer re-encrypted or re-signed). Queries read them with the session's keys; writing with " +
+    "format(\"bloomparquet\") and encryption settings writes encrypted filters"
+
   /** Refuses files we must not touch: encrypted columns or an encryption algorithm in a plaintext footer. */
   def checkNotEncrypted(fmd: FileMetaData): Either[String, Unit] =
     if (fmd.isSetEncryption_algorithm || fmd.isSetFooter_signing_key_metadata)
-      Left("the file uses Parquet modular encryption (plaintext footer), which bloomparquet does not support")
+      Left(s"the file uses Parquet modular encryption (plaintext footer); $NoSplicing")
     else if (fmd.getRow_groups.asScala.exists(_.getColumns.asScala.exists(c => c.isSetCrypto_metadata || c.isSetEncrypted_column_metadata)))
-      Left("the file has encrypted columns (Parquet modular encryption), which bloomparquet does not support")
+      Left(s"the file has encrypted columns (Parquet modular encryption); $NoSplicing")
     else Right(())
 
   /** Where each column chunk's bytes end (data pages incl. dictionary). */

@@ -48,9 +48,10 @@ object BloomParquetOutputWriter {
     override protected def getWriteSupport(conf: Configuration): WriteSupport[InternalRow] = support
   }
 
+  /** A guard: [[BloomWrite]] hands encrypted writes to parquet-java, and spliced filters would be plaintext. */
   def refuseEncryption(conf: Configuration): Unit =
     if (conf.get(CryptoFactoryKey) != null)
       throw new UnsupportedOperationException(
-        s"bloomparquet does not write encrypted Parquet files ($CryptoFactoryKey is set); " +
-          "use format(\"parquet\") for encrypted data")
+        s"bloomparquet's filter splicing does not write encrypted Parquet files ($CryptoFactoryKey is set); " +
+          "encrypted writes go through parquet-java's own filters")
 }

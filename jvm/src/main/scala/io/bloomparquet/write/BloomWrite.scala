@@ -10,7 +10,8 @@ import org.apache.spark.sql.types.StructType
 /**
  * A Parquet write with right-sized bloom filters, for any V1 `FileFormat` whose
  * own write is Spark's Parquet write: options are checked here, on the driver,
- * before any task writes data ([[BloomWriteOptions]]).
+ * before any task writes data ([[BloomWriteOptions]]). Into encrypted files
+ * parquet-java writes the filters ([[EncryptedFilters]]).
  */
 object BloomWrite {
 
@@ -23,7 +24,10 @@ object BloomWrite {
     val columns = BloomWriteOptions.parse(options, dataSchema, SparkCompat.caseSensitive(spark),
       SparkCompat.parquetOutputTimestampType(spark))
     val conf = job.getConfiguration
-    if (columns.nonEmpty) BloomParquetOutputWriter.refuseEncryption(conf)
+    if (columns.nonEmpty && EncryptedFilters.configured(conf)) {
+      EncryptedFilters.delegate(conf, columns)
+      return parquetFactory
+    }
     val parquet = parquetFactory
     if (columns.isEmpty) return parquet
     // Ours replace parquet-java's for these columns: never two filters for one chunk.
