@@ -29,6 +29,8 @@ final case class FileOutcome(
 /**
  * Reads what one file's decisions need (the footer, then only the bloom
  * filters statistics leave in play, coalesced) through the cache, and decides.
+ * The footer comes from one read of the file's end ([[FooterTail]], sized by
+ * the scan's [[TailSizer]]), which also serves the filters stored next to it.
  * Never throws: a file it can't read (encrypted footer, I/O error) is kept whole.
  */
 object FilePruner {
@@ -49,12 +51,12 @@ object FilePruner {
    * or filter the cache does not hold (nothing is read then).
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean = false): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly)
+      cachedOnly: Boolean = false, tailSizer: TailSizer = new TailSizer): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, tailSizer)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean): Option[FileOutcome] = {
+      cachedOnly: Boolean, tailSizer: TailSizer): Option[FileOutcome] = {
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(
@@ -62,9 +64,12 @@ object FilePruner {
     var footersRead = 0
     var stream: org.apache.parquet.io.SeekableInputStream = null
     def open() = { if (stream == null) stream = file.newStream(); stream }
+    // The footer's read, kept: filters lying in it are served from memory (one request per file).
+    var tail: Option[FooterTail] = None
     try {
       val index = cached.getOrElse {
-        val footer = ParquetFileReader.readFooter(file, footerReadOptions, open())
+        tail = FooterTail.read(open(), key.length, tailSizer.size)
+        val footer = tail.fold(ParquetFileReader.readFooter(file, footerReadOptions, open()))(_.footer)
         footersRead = 1
         new FileBloomIndex(footer)
       }
@@ -81,7 +86,8 @@ object FilePruner {
           val chunk = blocks(rg).getColumns.get(c)
           (chunk.getBloomFilterOffset, chunk.getBloomFilterLength)
         }
-        val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get())
+        val reads = BloomFilterReader.readMany(tail.fold(open())(_.stream), key.length, requests, SbbfKernels.get())
+        tail.foreach(t => tailSizer.learn(key.length - FilePruner.firstByte(t.footerStart, requests)))
         missing.zip(reads).foreach { case (rgc @ (rg, c), read) =>
           filterBytes += read.bytesRead
           read match {
@@ -105,6 +111,10 @@ object FilePruner {
       if (stream != null) stream.close()
     }
   }
+
+  /** Where the footer and the in-file filters among `requests` start: what a tail read must reach. */
+  private def firstByte(footerStart: Long, requests: Seq[(Long, Int)]): Long =
+    requests.iterator.map(_._1).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
 
   /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {

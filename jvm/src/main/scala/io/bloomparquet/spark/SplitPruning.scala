@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -31,9 +31,10 @@ object SplitPruning {
     }
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
+    val tailSizer = new TailSizer
     val outcomes = PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
-      key => FilePruner.prune(key, conf, compiler, useCache).get)
+      key => FilePruner.prune(key, conf, compiler, useCache, tailSizer = tailSizer).get)
     val kept = keyed.flatMap { case (split, key) =>
       val outcome = outcomes(key)
       if (outcome.failure.isDefined) Seq(split)
