@@ -61,19 +61,22 @@ TEST_JAR = ROOT / "jvm" / "target" / "bloomparquet-tests.jar"
 ROWS = 4_000
 
 
-def _templates(spark, work: Path) -> dict[str, Path]:  # noqa: ANN001
+def _templates(spark, work: Path, rows: int, row_groups: int) -> dict[str, Path]:  # noqa: ANN001
     """One file per writer, ids even (0, 2, ...): odd ids inside the range are absent."""
-    table = pa.table({"id": pa.array(range(0, 2 * ROWS, 2), pa.int64()),
-                      "payload": pa.array([f"p{i:06d}" for i in range(ROWS)])})
+    out = work / f"templates-{rows}"
+    table = pa.table({"id": pa.array(range(0, 2 * rows, 2), pa.int64()),
+                      "payload": pa.array([f"p{i:06d}" for i in range(rows)])})
     df = spark.createDataFrame(table).coalesce(1)
-    w = df.write.mode("overwrite").option("parquet.block.size", 48 * 1024)
-    w.format("bloomparquet").option("bloom.columns", "id").save(str(work / "t-ours"))
-    w.option("parquet.bloom.filter.enabled#id", "true").option("parquet.bloom.filter.expected.ndv#id", str(ROWS)) \
-        .parquet(str(work / "t-parquet-java"))
-    (work / "t-pyarrow").mkdir(exist_ok=True)
-    pq.write_table(table, work / "t-pyarrow" / "part-0.parquet", row_group_size=ROWS // 2,
-                   bloom_filter_options={"id": {"ndv": ROWS, "fpp": 0.01}})
-    return {name: next((work / f"t-{name}").glob("*.parquet")) for name in ("ours", "pyarrow", "parquet-java")}
+    # Rows of ~28 bytes (id + payload), a row group every rows / row_groups of them.
+    w = df.write.mode("overwrite").option("parquet.block.size", 24 * rows // row_groups)
+    w.format("bloomparquet").option("bloom.columns", "id").save(str(out / "ours"))
+    per_group = str(rows // row_groups)
+    w.option("parquet.bloom.filter.enabled#id", "true").option("parquet.bloom.filter.expected.ndv#id", per_group) \
+        .parquet(str(out / "parquet-java"))
+    (out / "pyarrow").mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, out / "pyarrow" / "part-0.parquet", row_group_size=rows // row_groups,
+                   bloom_filter_options={"id": {"ndv": rows // row_groups, "fpp": 0.01}})
+    return {name: next((out / name).glob("*.parquet")) for name in ("ours", "pyarrow", "parquet-java")}
 
 
 def _copies(template: Path, out: Path, n: int) -> Path:
@@ -117,12 +120,12 @@ class Bench:
         df.where(where).count()
         return time.perf_counter() - t
 
-    def gets(self, run) -> tuple[float, float]:  # noqa: ANN001
-        """(GETs, opens) per file touched by `run`."""
+    def gets(self, run, files: int) -> tuple[float, float, int]:  # noqa: ANN001
+        """(GETs, opens) per file of a dataset of `files` files by `run`, and how many files it read."""
         self.fs.reset()
         run()
-        files, opens, gets, _ = self.fs.totals()
-        return (gets / files, opens / files) if files else (0.0, 0.0)
+        touched, opens, gets, _ = self.fs.totals()
+        return gets / files, opens / files, int(touched)
 
     def heap_used(self) -> int:
         for _ in range(3):
@@ -141,33 +144,38 @@ def scale_row(b: Bench, path: Path, n: int, where: str, reps: int, budget_mb: in
     theirs = b.reader("parquet", path)
     row: dict[str, Any] = {"files": n}
     row["ours_plan_cold_s"] = statistics.median(b.time_plan(ours_cold, where) for _ in range(reps))
-    row["ours_gets_per_file_plan"], _ = b.gets(lambda: b.time_plan(ours_cold, where))
+    row["ours_gets_per_file_plan"], _, _ = b.gets(lambda: b.time_plan(ours_cold, where), n)
     b.clear_cache(budget_mb)
     before = b.heap_used()
     row["ours_plan_fill_s"] = b.time_plan(ours, where)
     row["ours_plan_warm_s"] = statistics.median(b.time_plan(ours, where) for _ in range(reps))
     row["ours_count_warm_s"] = statistics.median(b.time_count(ours, where) for _ in range(reps))
     row["cache_heap_mb"] = (b.heap_used() - before) / 2**20
-    row["warm_gets_per_file"], _ = b.gets(lambda: b.time_plan(ours, where))
+    held = b.cache.held()
+    row["cache_files"], row["cache_weight_mb"] = int(held._1()), int(held._2()) / 2**20
+    # With more files than the cache's budget holds, a warm query reads the evicted ones again.
+    row["warm_gets_per_file"], _, row["warm_files_read"] = b.gets(lambda: b.time_plan(ours, where), n)
     b.clear_cache(budget_mb)
     row["ours_count_cold_s"] = statistics.median(b.time_count(ours_cold, where) for _ in range(reps))
     row["parquet_plan_s"] = statistics.median(b.time_plan(theirs, where) for _ in range(reps))
     row["parquet_count_s"] = statistics.median(b.time_count(theirs, where) for _ in range(max(1, reps // 2)))
-    row["parquet_gets_per_file_query"], _ = b.gets(lambda: b.time_count(theirs, where))
+    row["parquet_gets_per_file_query"], _, _ = b.gets(lambda: b.time_count(theirs, where), n)
     return row
 
 
-def writers_gets(b: Bench, templates: dict[str, Path], work: Path, where: str) -> list[dict[str, Any]]:
+def writers_gets(b: Bench, templates: dict[str, Path], work: Path) -> list[dict[str, Any]]:
     rows = []
     for name, template in templates.items():
-        path = _copies(template, work / f"gets-{name}", 200)
+        path = _copies(template, work / f"gets-{template.stat().st_size}-{name}", 200)
+        where = f"id = {b.miss(template.parent)}"
         ours = b.reader("bloomparquet", path, **{"bloom.cache": "false"})
         theirs = b.reader("parquet", path)
-        plan_gets, _ = b.gets(lambda: b.time_plan(ours, where))
-        query_gets, _ = b.gets(lambda: b.time_count(ours, where))
-        parquet_gets, parquet_opens = b.gets(lambda: b.time_count(theirs, where))
+        plan_gets, _, _ = b.gets(lambda: b.time_plan(ours, where), 200)
+        query_gets, _, _ = b.gets(lambda: b.time_count(ours, where), 200)
+        parquet_gets, parquet_opens, _ = b.gets(lambda: b.time_count(theirs, where), 200)
         meta = pq.ParquetFile(template).metadata
-        rows.append({"writer": name, "row_groups": meta.num_row_groups, "ours_plan_gets": plan_gets,
+        rows.append({"writer": name, "file_kib": template.stat().st_size // 1024, "query": where,
+                     "row_groups": meta.num_row_groups, "ours_plan_gets": plan_gets,
                      "ours_query_gets": query_gets, "parquet_query_gets": parquet_gets,
                      "parquet_query_opens": parquet_opens})
     return rows
@@ -202,21 +210,24 @@ def store_rows(b: Bench, path: Path, n: int, parquet_path: Path, parquet_n: int,
 
 def markdown(result: dict[str, Any]) -> str:
     s = ["| files | ours planning cold | ours planning warm | ours query cold | ours query warm "
-         "| parquet planning | parquet query | ours GETs/file (plan) | parquet GETs/file (query) | cache heap |",
-         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in result["scale"]:
+         "| parquet planning | parquet query | ours GETs/file (plan) | parquet GETs/file (query) | cache: heap after GC / own count / files "
+         "| files read warm |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in result.get("scale", []):
         s.append(f"| {r['files']:,} | {r['ours_plan_cold_s']:.2f} s | {r['ours_plan_warm_s']:.2f} s "
                  f"| {r['ours_count_cold_s']:.2f} s | {r['ours_count_warm_s']:.2f} s | {r['parquet_plan_s']:.2f} s "
                  f"| {r['parquet_count_s']:.2f} s | {r['ours_gets_per_file_plan']:.2f} "
-                 f"| {r['parquet_gets_per_file_query']:.2f} | {r['cache_heap_mb']:.0f} MB |")
-    s += ["", "| writer | row groups | ours: GETs/file planning | ours: GETs/file whole query "
-          "| parquet: GETs/file whole query | parquet: opens/file |", "|---|---:|---:|---:|---:|---:|"]
-    for r in result["writers"]:
-        s.append(f"| {r['writer']} | {r['row_groups']} | {r['ours_plan_gets']:.2f} | {r['ours_query_gets']:.2f} "
+                 f"| {r['parquet_gets_per_file_query']:.2f} | {r['cache_heap_mb']:.0f} MB / "
+                 f"{r.get('cache_weight_mb', float('nan')):.0f} MB / {r.get('cache_files', '?')} "
+                 f"| {r.get('warm_files_read', '?')} |")
+    s += ["", "| writer | file | row groups | ours: GETs/file planning | ours: GETs/file whole query "
+          "| parquet: GETs/file whole query | parquet: opens/file |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in result.get("writers", []):
+        s.append(f"| {r['writer']} | {r['file_kib']:,} KiB | {r['row_groups']} | {r['ours_plan_gets']:.3f} "
+                 f"| {r['ours_query_gets']:.3f} "
                  f"| {r['parquet_query_gets']:.2f} | {r['parquet_query_opens']:.2f} |")
     s += ["", f"Object store, {result['latency_ms']} ms per open and per GET, cold:", "",
           "| reader | files | planning | query | query scaled to the same files |", "|---|---:|---:|---:|---:|"]
-    for r in result["store"]:
+    for r in result.get("store", []):
         scaled = f"{r['count_s_at_store_files']:.0f} s (linear)" if "count_s_at_store_files" in r else ""
         s.append(f"| {r['reader']} | {r['files']:,} | {r['plan_s']:.2f} s | {r['count_s']:.2f} s | {scaled} |")
     return "\n".join(s) + "\n"
@@ -228,24 +239,28 @@ def plot(result: dict[str, Any], png: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = result["scale"]
+    rows = result.get("scale", [])
     xs = [r["files"] for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(11, 4.8))
     for key, label, style in (("ours_plan_cold_s", "bloomparquet planning, cold (cache off)", "o-"),
                               ("ours_plan_warm_s", "bloomparquet planning, warm cache", "s-"),
                               ("parquet_plan_s", "parquet planning (reads no file)", "^--"),
                               ("parquet_count_s", "parquet point-miss query (footers read in tasks)", "v--")):
         ax.plot(xs, [r[key] for r in rows], style, label=label)
-    store = [r for r in result["store"] if r["reader"].startswith("bloomparquet")]
-    for r in store:
-        ax.plot([r["files"]], [r["plan_s"]], "*", markersize=11,
-                label=f"{r['reader']} planning, {result['latency_ms']} ms/GET")
+    for r in result.get("store", []):
+        if r["reader"].startswith("bloomparquet"):
+            ax.plot([r["files"]], [r["plan_s"]], "*", markersize=11,
+                    label=f"{r['reader']}: planning at {result['latency_ms']} ms/GET")
+        else:
+            n = max(x["files"] for x in result["store"])
+            ax.plot([n if "count_s_at_store_files" in r else r["files"]], [r.get("count_s_at_store_files", r["count_s"])],
+                    "X", markersize=9, label=f"{r['reader']}: query at {result['latency_ms']} ms/GET (linear from {r['files']:,} files)")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("files")
     ax.set_ylabel("seconds (log)")
     ax.set_title("Planning time vs number of files (local[2], point miss)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     Path(png).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=120)
@@ -261,10 +276,20 @@ def main() -> int:
     ap.add_argument("--threads", type=int, nargs="+", default=[16, 64])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--cache-mb", type=int, default=256)
+    ap.add_argument("--sections", nargs="+", default=["writers", "scale", "store"],
+                    choices=["writers", "scale", "store"])
+    ap.add_argument("--writer-rows", type=int, default=400_000, help="rows of the larger files of the writers section")
+    ap.add_argument("--writer-row-groups", type=int, default=8)
     ap.add_argument("--work", default=None, help="where the files go (default: a new temporary directory)")
     ap.add_argument("--out", default="bench-out/scale")
     ap.add_argument("--png", default=str(ROOT / "docs" / "img" / "planning_vs_files.png"))
+    ap.add_argument("--replot", action="store_true", help="redraw --png and results.md from --out's results.json")
     args = ap.parse_args()
+    if args.replot:
+        result = json.loads((Path(args.out) / "results.json").read_text())
+        (Path(args.out) / "results.md").write_text(markdown(result))
+        plot(result, args.png)
+        return 0
     if not TEST_JAR.is_file():
         raise SystemExit(f"{TEST_JAR} not found: run bin/sbt jvm/Test/package")
 
@@ -275,24 +300,30 @@ def main() -> int:
     spark.sparkContext.setLogLevel("ERROR")
     b = Bench(spark)
     work = Path(args.work or tempfile.mkdtemp(prefix="bloomparquet-scale-"))
-    templates = _templates(spark, work)
+    templates = _templates(spark, work, ROWS, 2)
     where = f"id = {b.miss(templates['ours'].parent)}"
     print(f"data in {work}; query: {where}")
-    result: dict[str, Any] = {"latency_ms": args.latency_ms, "query": where, "rows_per_file": ROWS,
-                              "cache_mb": args.cache_mb, "scale": [], "store": []}
-    result["writers"] = writers_gets(b, templates, work, where)
-    print(json.dumps(result["writers"], indent=1))
-    for n in args.files:
-        row = scale_row(b, _copies(templates["ours"], work / f"ours-{n}", n), n, where, args.reps, args.cache_mb)
-        print(json.dumps(row))
-        result["scale"].append(row)
-    store = _copies(templates["ours"], work / f"ours-{args.store_files}", args.store_files)
-    parquet_store = _copies(templates["ours"], work / f"ours-{args.store_parquet_files}", args.store_parquet_files)
-    result["store"] = store_rows(b, store, args.store_files, parquet_store, args.store_parquet_files, where,
-                                 args.threads, args.latency_ms)
-    print(json.dumps(result["store"], indent=1))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    # A run of some sections keeps the others' figures from an earlier run.
+    result: dict[str, Any] = json.loads((out / "results.json").read_text()) if (out / "results.json").exists() else {}
+    result.update({"latency_ms": args.latency_ms, "query": where, "rows_per_file": ROWS, "cache_mb": args.cache_mb})
+    if "writers" in args.sections:
+        big = _templates(spark, work, args.writer_rows, args.writer_row_groups)
+        result["writers"] = writers_gets(b, templates, work) + writers_gets(b, big, work)
+        print(json.dumps(result["writers"], indent=1))
+    if "scale" in args.sections:
+        for n in args.files:
+            row = scale_row(b, _copies(templates["ours"], work / f"ours-{n}", n), n, where, args.reps, args.cache_mb)
+            print(json.dumps(row))
+            result["scale"] = sorted([r for r in result.get("scale", []) if r["files"] != n] + [row],
+                                     key=lambda r: r["files"])
+    if "store" in args.sections:
+        store = _copies(templates["ours"], work / f"ours-{args.store_files}", args.store_files)
+        parquet_store = _copies(templates["ours"], work / f"ours-{args.store_parquet_files}", args.store_parquet_files)
+        result["store"] = store_rows(b, store, args.store_files, parquet_store, args.store_parquet_files, where,
+                                     args.threads, args.latency_ms)
+        print(json.dumps(result["store"], indent=1))
     (out / "results.json").write_text(json.dumps(result, indent=1))
     (out / "results.md").write_text(markdown(result))
     print(markdown(result))
