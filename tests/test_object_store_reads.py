@@ -102,9 +102,10 @@ def test_tail_size_is_learned_within_a_scan(spark, slow, tmp_path: Path) -> None
 
 
 def test_other_writers_files(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
-    """pyarrow stores all filters before its footer: at most two reads. parquet-java (Spark)
-    stores each row group's filters after it: one read per row group left in play, plus the
-    footer's, never more than parquet-java itself reads in the task for the same query."""
+    """pyarrow and parquet-java (Spark) store their filters together before the footer
+    (parquet-java before its page indexes): at most two reads, the tail and the filters
+    (parquet-java's default filters are 1 MiB), no more than parquet-java itself reads in the
+    task for the same query."""
     arrow = tmp_path / "arrow"
     arrow.mkdir()
     pq.write_table(arrow_table(data_ids(), ["i64", "str"]), arrow / "part-0.parquet", row_group_size=ROW_GROUP,
@@ -116,11 +117,11 @@ def test_other_writers_files(spark, slow, tmp_path: Path) -> None:  # noqa: ANN0
     (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write
      .option("parquet.block.size", 48 * 1024).option("parquet.bloom.filter.enabled#i64", "true").parquet(str(path)))
     files = sorted(path.glob("*.parquet"))
-    row_groups = pq.ParquetFile(files[0]).metadata.num_row_groups
+    assert pq.ParquetFile(files[0]).metadata.num_row_groups > 1
     ours = _planning_gets(spark, slow, path, files)[0]
     slow.reset()
     spark.read.parquet(f"slow://{path}").where(f"i64 = {MISS}").collect()
     theirs = _gets(slow, files)[0]
-    assert ours <= 1 + row_groups
+    assert ours <= 2
     assert ours <= theirs
     _assert_rows_equal(spark, path)
