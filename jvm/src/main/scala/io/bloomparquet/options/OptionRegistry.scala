@@ -63,9 +63,12 @@ object OptionRegistry {
       "keyed by path, length and modification time; 0: nothing is cached")
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
     Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
+  val PlanningDistributedThreshold: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.distributedThreshold",
+    IntRange(0, Int.MaxValue), Some(0L), Seq(Session),
+    "from this many files a scan's footers and filters are read by a Spark job on the executors rather than on the driver (0: never)")
 
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, SparkPushdownKey, Columns, Fpp, ColumnFpp,
-    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads)
+    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold)
 
   /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
   val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))

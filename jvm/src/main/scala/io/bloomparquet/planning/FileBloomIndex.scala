@@ -48,6 +48,9 @@ object FileBloomIndexCache {
 
   def get(key: FileKey): Option[FileBloomIndex] = synchronized(Option(entries.get(key)).map(_.index))
 
+  /** (files held, their approximate bytes): what the budget is counted against. */
+  def held: (Int, Long) = synchronized((entries.size, total))
+
   /** Adds or re-weighs (after filters were added) the index of `key`. */
   def put(key: FileKey, index: FileBloomIndex): Unit = {
     val weight = index.weight // walks every chunk and filter: outside the lock

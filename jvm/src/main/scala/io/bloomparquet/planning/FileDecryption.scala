@@ -19,9 +19,12 @@ import org.apache.parquet.{HadoopReadOptions, ParquetReadOptions}
 object FileDecryption {
   private val FactoryKey = DecryptionPropertiesFactory.CRYPTO_FACTORY_CLASS_PROPERTY_NAME
 
+  /** Whether the session configures a crypto factory (then footers are read by parquet-java, with its keys). */
+  def configured(conf: Configuration): Boolean = conf.get(FactoryKey) != null
+
   /** Footer read options: `plain` unless the session configures a crypto factory, then ones that carry its keys. */
   def readOptions(conf: Configuration, path: Path, plain: => ParquetReadOptions): ParquetReadOptions =
-    if (conf.get(FactoryKey) == null) plain else HadoopReadOptions.builder(conf, path).build()
+    if (!configured(conf)) plain else HadoopReadOptions.builder(conf, path).build()
 
   /** Whether the file uses modular encryption (then its footer and filters are kept out of the shared cache). */
   def isEncrypted(footer: ParquetMetadata): Boolean =

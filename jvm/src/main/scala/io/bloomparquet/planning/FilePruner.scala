@@ -29,8 +29,10 @@ final case class FileOutcome(
 /**
  * Reads what one file's decisions need (the footer, then only the bloom
  * filters statistics leave in play, coalesced) through the cache, and decides.
- * Never throws: a file it can't read (encrypted without keys, I/O error) is kept whole.
+ * The footer comes from one read of the file's end ([[FooterTail]], sized by
+ * the scan's [[TailSizer]]), which also serves the filters stored next to it.
  * Encrypted files are read with the session's keys ([[FileDecryption]]).
+ * Never throws: a file it can't read (encrypted without keys, I/O error) is kept whole.
  */
 object FilePruner {
 
@@ -50,12 +52,12 @@ object FilePruner {
    * or filter the cache does not hold (nothing is read then).
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean = false): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly)
+      cachedOnly: Boolean = false, tailSizer: TailSizer = new TailSizer): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, tailSizer)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean): Option[FileOutcome] = {
+      cachedOnly: Boolean, tailSizer: TailSizer): Option[FileOutcome] = {
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(
@@ -63,10 +65,16 @@ object FilePruner {
     var footersRead = 0
     var stream: org.apache.parquet.io.SeekableInputStream = null
     def open() = { if (stream == null) stream = file.newStream(); stream }
+    // The footer's read, kept: filters lying in it are served from memory (one request per file).
+    var tail: Option[FooterTail] = None
     try {
       val index = cached.getOrElse {
-        val options = FileDecryption.readOptions(conf, new Path(key.path), footerReadOptions)
-        val footer = ParquetFileReader.readFooter(file, options, open())
+        val footer = if (FileDecryption.configured(conf)) {
+          ParquetFileReader.readFooter(file, FileDecryption.readOptions(conf, new Path(key.path), footerReadOptions), open())
+        } else {
+          tail = FooterTail.read(open(), key.length, tailSizer.size)
+          tail.fold(ParquetFileReader.readFooter(file, footerReadOptions, open()))(_.footer)
+        }
         footersRead = 1
         new FileBloomIndex(footer)
       }
@@ -84,7 +92,8 @@ object FilePruner {
         val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
         val requests = chunks.map(chunk => (chunk.getBloomFilterOffset, chunk.getBloomFilterLength))
         val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
-        val reads = BloomFilterReader.readMany(open(), key.length, requests, SbbfKernels.get(), ciphers)
+        val reads = BloomFilterReader.readMany(tail.fold(open())(_.stream), key.length, requests, SbbfKernels.get(), ciphers)
+        tail.foreach(t => tailSizer.learn(key.length - FilePruner.firstByte(t.footerStart, requests)))
         missing.zip(reads).foreach { case (rgc @ (rg, c), read) =>
           filterBytes += read.bytesRead
           read match {
@@ -110,6 +119,10 @@ object FilePruner {
       if (stream != null) stream.close()
     }
   }
+
+  /** Where the footer and the in-file filters among `requests` start: what a tail read must reach. */
+  private def firstByte(footerStart: Long, requests: Seq[(Long, Int)]): Long =
+    requests.iterator.map(_._1).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
 
   /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {

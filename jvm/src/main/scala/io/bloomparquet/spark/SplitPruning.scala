@@ -3,10 +3,11 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 
 /**
@@ -17,8 +18,13 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 object SplitPruning {
 
   /** `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`). */
+  /**
+   * `distributed`: the session and the number of files from which the reads run
+   * as a Spark job on the executors ([[DistributedPlanning]]) rather than here.
+   */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int): (Seq[PartitionedFile], PruningCounts) = {
+      useCache: Boolean, parallelism: Int,
+      distributed: Option[(SparkSession, Long)] = None): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
@@ -29,11 +35,10 @@ object SplitPruning {
       return (Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
         pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
     }
-    ProcessConfs.applyOnExecutor()
-    val compiler = new FilePruner.Compiler(predicate, caseSensitive)
-    val outcomes = PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
-      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
-      key => FilePruner.prune(key, conf, compiler, useCache).get)
+    val outcomes = distributed.filter { case (_, threshold) => keys.size >= threshold } match {
+      case Some((spark, _)) => DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism)
+      case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism)
+    }
     val kept = keyed.flatMap { case (split, key) =>
       val outcome = outcomes(key)
       if (outcome.failure.isDefined) Seq(split)
@@ -55,5 +60,16 @@ object SplitPruning {
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
     (kept, counts)
+  }
+
+  /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
+  def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
+      useCache: Boolean, parallelism: Int): Map[FileKey, FileOutcome] = {
+    ProcessConfs.applyOnExecutor()
+    val compiler = new FilePruner.Compiler(predicate, caseSensitive)
+    val tailSizer = new TailSizer
+    PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
+      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
+      key => FilePruner.prune(key, conf, compiler, useCache, tailSizer = tailSizer).get)
   }
 }

@@ -34,7 +34,8 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.fold.maxNdv" -> (("100", 100L), Some("many")),
     "bloom.overwrite" -> (("true", true), Some("1")),
     "spark.bloomparquet.cache.maxMb" -> (("0", 0L), Some("-1")),
-    "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")))
+    "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")),
+    "spark.bloomparquet.planning.distributedThreshold" -> (("10000", 10000L), Some("-1")))
 
   private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
 

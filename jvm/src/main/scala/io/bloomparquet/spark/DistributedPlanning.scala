@@ -1,0 +1,39 @@
+package io.bloomparquet.spark
+
+import io.bloomparquet.options.OptionRegistry
+import io.bloomparquet.planning.{FileKey, FileOutcome}
+import io.bloomparquet.pruning.BloomPredicate
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * Plan-time pruning as a Spark job: the files are spread over the executors,
+ * each reads its files' footers and filters (through its own planning pool and
+ * cache) and returns their outcomes to the driver, which cuts the splits as
+ * when it reads them itself. The decisions are the same pure functions either
+ * way; only where the reads happen changes.
+ */
+object DistributedPlanning {
+
+  /** Each file's outcome, computed on the executors in one job. */
+  def outcomes(spark: SparkSession, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+      caseSensitive: Boolean, useCache: Boolean, parallelism: Int): Map[FileKey, FileOutcome] = {
+    val sc = spark.sparkContext
+    val hadoopConf = sc.broadcast(new SerializableConfiguration(conf))
+    // A few slices per core, so one slow executor does not hold the whole plan back.
+    val slices = math.max(1, math.min(keys.size, sc.defaultParallelism * 4))
+    try {
+      sc.parallelize(keys, slices).mapPartitions { part =>
+        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, caseSensitive, useCache, parallelism)
+          .iterator
+      }.collect().toMap
+    } finally hadoopConf.destroy()
+  }
+
+  /** The files from which a scan of `spark` plans this way (`spark.bloomparquet.planning.distributedThreshold`), or None: off. */
+  def threshold(spark: SparkSession): Option[Long] = {
+    val spec = OptionRegistry.PlanningDistributedThreshold
+    Some(spark.conf.getOption(spec.key).fold(spec.default.get)(spec.parse(spec.key, _))).filter(_ > 0)
+  }
+}

@@ -1,0 +1,90 @@
+package io.bloomparquet.planning
+
+import java.nio.file.{Files, Path => NioPath}
+
+import scala.jdk.CollectionConverters._
+
+import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.parquet.hadoop.metadata.ParquetMetadata
+import org.apache.parquet.hadoop.util.HadoopInputFile
+
+/** The footer from one tail read equals parquet-java's; reads inside the tail cost no request. */
+class FooterTailSuite extends munit.FunSuite {
+  private val conf = new Configuration()
+  SlowFileSystem.settings().asScala.foreach { case (k, v) => conf.set(k, v) }
+
+  private lazy val file: NioPath = SmallParquet.write(Files.createTempDirectory("bp-footer-tail"))
+
+  private def gets(): Long = SlowFileSystem.of(file.toString)(1)
+
+  /** What parquet-java's footer says about row groups and filters. */
+  private def summary(f: ParquetMetadata) = f.getBlocks.asScala.map(b =>
+    (b.getRowCount, b.getStartingPos, b.getColumns.asScala.map(c => (c.getPath.toDotString, c.getBloomFilterOffset))))
+
+  private def withStream[T](path: NioPath)(body: (org.apache.parquet.io.SeekableInputStream, Long) => T): T = {
+    val in = HadoopInputFile.fromPath(new Path(s"slow://$path"), conf)
+    val stream = in.newStream()
+    try body(stream, in.getLength) finally stream.close()
+  }
+
+  test("one read of the tail gives parquet-java's footer; a short guess takes exactly one more") {
+    val expected = summary(SmallParquet.footer(file))
+    for ((speculative, reads) <- Seq(TailSizer.Initial -> 1L, 16L -> 2L)) {
+      SlowFileSystem.reset()
+      val tail = withStream(file)((in, len) => FooterTail.read(in, len, speculative)).get
+      assertEquals(summary(tail.footer), expected)
+      assertEquals(gets(), reads, s"speculative $speculative")
+    }
+  }
+
+  test("reads inside the tail come from memory, others from the file, with the file's bytes") {
+    val bytes = Files.readAllBytes(file)
+    SlowFileSystem.reset()
+    withStream(file) { (in, len) =>
+      val tail = FooterTail.read(in, len, len - 200).get
+      def check(pos: Long, n: Int): Unit = {
+        val got = new Array[Byte](n)
+        tail.stream.seek(pos)
+        tail.stream.readFully(got)
+        assert(got.sameElements(bytes.slice(pos.toInt, pos.toInt + n)), s"bytes at $pos")
+        assertEquals(tail.stream.getPos, pos + n)
+      }
+      assertEquals(gets(), 1L)
+      check(len - 100, 100)
+      check(200, 1000)
+      assertEquals(gets(), 1L)
+      check(4, 100)   // before the tail
+      check(150, 100) // straddles its start
+      assertEquals(gets(), 3L)
+    }
+  }
+
+  test("not a plaintext footer: left to parquet-java's reader") {
+    val bytes = Files.readAllBytes(file)
+    val dir = Files.createTempDirectory("bp-footer-tail-bad")
+    val encrypted = bytes.clone()
+    "PARE".getBytes("US-ASCII").copyToArray(encrypted, encrypted.length - 4)
+    val huge = bytes.clone()
+    java.nio.ByteBuffer.wrap(huge, huge.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(Int.MaxValue)
+    for ((name, content) <- Seq("encrypted" -> encrypted, "huge" -> huge, "truncated" -> bytes.take(bytes.length / 2),
+        "garbage" -> (bytes.take(bytes.length - 40) ++ Array.fill[Byte](32)(7) ++ bytes.takeRight(8)))) {
+      val f = dir.resolve(name)
+      Files.write(f, content)
+      assertEquals(withStream(f)((in, len) => FooterTail.read(in, len, TailSizer.Initial)), None, name)
+    }
+  }
+
+  test("the tail size learned grows to the most needed, within bounds") {
+    val sizer = new TailSizer
+    assertEquals(sizer.size, TailSizer.Initial)
+    sizer.learn(1000)
+    assertEquals(sizer.size, TailSizer.Initial)
+    sizer.learn(200000)
+    sizer.learn(100000)
+    assertEquals(sizer.size, 200000L)
+    sizer.learn(Long.MaxValue)
+    assertEquals(sizer.size, TailSizer.Max)
+  }
+}

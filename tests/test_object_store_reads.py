@@ -1,0 +1,127 @@
+"""Requests per file while planning, counted by the test jar's ``slow:`` file system
+(an object store's GETs: each positioned read, each stream read after a seek):
+one for a file bloomparquet wrote, whose filters lie next to its footer; rows
+always equal Spark's ``parquet`` with pushdown off."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from .probe_files import COLUMNS, ROW_GROUP, arrow_table, data_ids, write_files
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .write_format import WRITE_FORMAT
+
+pytestmark = pytest.mark.spark
+
+# Ids in the data are even: 301 is absent but inside every chunk's min/max, 300 is present.
+MISS, HIT = COLUMNS["i64"][1](301), COLUMNS["i64"][1](300)
+
+
+@pytest.fixture(scope="module")
+def slow(spark):  # noqa: ANN001, ANN201
+    fs = spark._jvm.io.bloomparquet.testing.SlowFileSystem
+    conf = spark._jsc.hadoopConfiguration()
+    for k, v in fs.settings().items():
+        conf.set(k, v)
+    fs.setLatencyMs(0, 0)
+    return fs
+
+
+def _gets(fs, files: list[Path]) -> list[int]:  # noqa: ANN001
+    return [int(fs.of(str(f))[1]) for f in files]
+
+
+def _planning_gets(spark, fs, path: Path, files: list[Path], settings: dict[str, str] | None = None) -> list[int]:  # noqa: ANN001
+    """GETs per file of planning a point miss (cache off): the query is planned, not run."""
+    options = {"bloom.cache": "false", **(settings or {})}
+    q = spark.read.format("bloomparquet").options(**options).load(f"slow://{path}").where(f"i64 = {MISS}")
+    fs.reset()
+    q._jdf.queryExecution().executedPlan()
+    return _gets(fs, files)
+
+
+def _assert_rows_equal(spark, path: Path) -> None:  # noqa: ANN001
+    for value in (MISS, HIT):
+        ours = spark.read.format("bloomparquet").load(f"slow://{path}").where(f"i64 = {value}").collect()
+        with spark_conf(spark, PUSHDOWN_OFF):
+            theirs = spark.read.parquet(str(path)).where(f"i64 = {value}").collect()
+        assert sorted(map(tuple, ours)) == sorted(map(tuple, theirs))
+
+
+def test_slow_file_system_counts_gets_and_bytes(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+    f = tmp_path / "blob"
+    f.write_bytes(bytes(range(256)) * 40)
+    jvm = spark._jvm
+    fs = jvm.org.apache.hadoop.fs.Path(f"slow://{f}").getFileSystem(spark._jsc.hadoopConfiguration())
+    buf = spark.sparkContext._gateway.new_array(jvm.byte, 100)
+    slow.reset()
+    stream = fs.open(jvm.org.apache.hadoop.fs.Path(f"slow://{f}"))
+    stream.readFully(10, buf)            # a positioned read: one GET
+    stream.readFully(5000, buf, 0, 50)   # another
+    stream.seek(1000)
+    stream.read(buf, 0, 30)              # a stream read after a seek: a GET
+    stream.read(buf, 0, 20)              # follows on: the same GET
+    stream.seek(1050)                    # where the stream already is: still the same GET
+    stream.read(buf, 0, 10)
+    stream.seek(0)
+    stream.read()                        # elsewhere: a new GET
+    stream.close()
+    assert list(slow.of(str(f))) == [1, 4, 100 + 50 + 30 + 20 + 10 + 1]
+    assert list(slow.totals()) == [1, 1, 4, 211]
+    slow.reset()
+    assert list(slow.of(str(f))) == [0, 0, 0]
+
+
+def test_file_we_wrote_costs_one_get_to_plan(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+    path = tmp_path / "ours"
+    (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write
+     .option("parquet.block.size", 48 * 1024).format(WRITE_FORMAT).option("bloom.columns", "i64").save(str(path)))
+    files = sorted(path.glob("*.parquet"))
+    assert pq.ParquetFile(files[0]).metadata.num_row_groups > 1
+    assert _planning_gets(spark, slow, path, files) == [1]
+    _assert_rows_equal(spark, path)
+
+
+def test_tail_size_is_learned_within_a_scan(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+    """Filters of 12 columns make the tail longer than the first read: the first file takes
+    a second read, files after it are read whole in one (files planned one at a time)."""
+    (tmp_path / "w").mkdir()
+    wide = write_files("ours", tmp_path / "w" / "data.parquet", spark)[0]
+    path = tmp_path / "wide"
+    path.mkdir()
+    files = [path / f"part-{i}.parquet" for i in range(4)]
+    for f in files:
+        shutil.copy(wide, f)
+    gets = _planning_gets(spark, slow, path, files, {"bloom.planningParallelism": "1"})
+    assert sorted(gets) == [1, 1, 1, 2]
+    _assert_rows_equal(spark, path)
+
+
+def test_other_writers_files(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+    """pyarrow and parquet-java (Spark) store their filters together before the footer
+    (parquet-java before its page indexes): at most two reads, the tail and the filters
+    (parquet-java's default filters are 1 MiB), no more than parquet-java itself reads in the
+    task for the same query."""
+    arrow = tmp_path / "arrow"
+    arrow.mkdir()
+    pq.write_table(arrow_table(data_ids(), ["i64", "str"]), arrow / "part-0.parquet", row_group_size=ROW_GROUP,
+                   bloom_filter_options={"i64": {"ndv": ROW_GROUP, "fpp": 0.05}})
+    assert _planning_gets(spark, slow, arrow, [arrow / "part-0.parquet"])[0] <= 2
+    _assert_rows_equal(spark, arrow)
+
+    path = tmp_path / "spark"
+    (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write
+     .option("parquet.block.size", 48 * 1024).option("parquet.bloom.filter.enabled#i64", "true").parquet(str(path)))
+    files = sorted(path.glob("*.parquet"))
+    assert pq.ParquetFile(files[0]).metadata.num_row_groups > 1
+    ours = _planning_gets(spark, slow, path, files)[0]
+    slow.reset()
+    spark.read.parquet(f"slow://{path}").where(f"i64 = {MISS}").collect()
+    theirs = _gets(slow, files)[0]
+    assert ours <= 2
+    assert ours <= theirs
+    _assert_rows_equal(spark, path)
