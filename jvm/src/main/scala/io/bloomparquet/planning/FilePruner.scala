@@ -5,13 +5,14 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
-import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.CompiledPredicate.Leaf
+import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.ParquetReadOptions
 import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
+import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.schema.MessageType
 
@@ -22,7 +23,8 @@ final case class FileOutcome(
     filterBytesRead: Long,
     footersRead: Int,
     brokenFilters: Int,
-    failure: Option[String]) {
+    failure: Option[String],
+    rowGroupsUnprobed: Int = 0) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
@@ -49,12 +51,12 @@ object FilePruner {
    * or filter the cache does not hold (nothing is read then).
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean = false): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly)
+      cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean): Option[FileOutcome] = {
+      cachedOnly: Boolean, gate: ProbeGate): Option[FileOutcome] = {
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(
@@ -71,7 +73,9 @@ object FilePruner {
       val blocks = index.footer.getBlocks.asScala.toIndexedSeq
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
-      val missing = wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
+      // The scan's filters so far can't prune: read and probe none here, unless this footer proves they pay off.
+      val skip = gate.stopped && wanted.nonEmpty && !ProbePayoff.mayPayOff(footerBound(compiled, blocks, wanted))
+      val missing = if (skip) IndexedSeq.empty else wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
       if (cachedOnly && missing.nonEmpty) return None
       // I/O errors count for this query only: the index (maybe shared through the cache) keeps real answers.
       val failed = scala.collection.mutable.Map.empty[(Int, Int), BloomFilterRead]
@@ -91,20 +95,59 @@ object FilePruner {
         }
       }
       def read(rg: Int, c: Int): Option[BloomFilterRead] = index.filter(rg, c).orElse(failed.get((rg, c)))
-      val broken = wanted.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
+      val broken = if (skip) 0 else wanted.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
       val lookup: RowGroupPruner.FilterLookup = (rg, c) => read(rg, c) match {
-        case Some(BloomFilterRead.Loaded(f, _)) => Some(f)
+        case Some(BloomFilterRead.Loaded(f, _)) if !skip => Some(f)
         case _ => None
       }
       val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
+      val unprobed = if (skip) wanted.map(_._1).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
+      if (gate.tracking && !skip && !gate.stopped) {
+        gate.observe(tally(compiled, blocks, wanted, verdicts,
+          (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
+      }
       // Re-weighed (under the cache's lock) only when this query added to it.
       if (useCache && (footersRead > 0 || missing.size > failed.size)) FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
-      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None))
+      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None, unprobed))
     } finally {
       if (stream != null) stream.close()
     }
   }
+
+  /** A leaf's chance to exclude a row group holding none of its values, given its filter's rate. */
+  private def leafChance(leaf: Leaf, block: BlockMetaData, fpp: Option[Double]): Option[Double] =
+    RowGroupPruner.statsCandidates(leaf, block) match {
+      case Some(values) if values.isEmpty => Some(1.0)
+      case candidates if leaf.useFilter =>
+        fpp.map(ProbePayoff.exclusionChance(_, candidates.fold(leaf.probe.values.size)(_.size)))
+      case _ => None
+    }
+
+  /**
+   * The row groups whose filters are `wanted`, as chances to be pruned, whether they were, and
+   * the filter and row group bytes at stake; `filter`: a chunk's filter rate and bytes, if known.
+   * Row groups with no known filter (missing, broken) are left out: they say nothing of the others.
+   */
+  private def tally(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[(Int, Int)],
+      verdicts: IndexedSeq[RowGroupVerdict], filter: (Int, Int) => Option[(Double, Long)]): ProbePayoff.Tally =
+    wanted.groupBy(_._1).foldLeft(ProbePayoff.Tally()) {
+      case (sum, (rg, chunks)) if chunks.forall { case (_, c) => filter(rg, c).isEmpty } => sum
+      case (sum, (rg, chunks)) =>
+        val block = blocks(rg)
+        val chance = ProbePayoff.rowGroupChance(compiled, leaf => leafChance(leaf, block, filter(rg, leaf.chunk).map(_._1)))
+        val filterBytes = chunks.flatMap { case (_, c) => filter(rg, c).map(_._2) }.sum
+        sum + ProbePayoff.rowGroup(chance, verdicts(rg) == RowGroupVerdict.PrunedByBloomFilter, filterBytes,
+          block.getCompressedSize)
+    }
+
+  /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
+  private def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
+      wanted: Seq[(Int, Int)]): ProbePayoff.Tally =
+    tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep), (rg, c) => {
+      val chunk = blocks(rg).getColumns.get(c)
+      ProbePayoff.fppUpperBound(chunk.getBloomFilterLength, chunk.getValueCount).map((_, chunk.getBloomFilterLength.toLong))
+    })
 
   /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {

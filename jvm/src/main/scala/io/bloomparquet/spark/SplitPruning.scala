@@ -3,8 +3,8 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool}
-import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate}
+import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.execution.datasources.PartitionedFile
@@ -16,9 +16,12 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
  */
 object SplitPruning {
 
-  /** `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`). */
+  /**
+   * `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`); `earlyStop`:
+   * read no more filters once those read show they can't prune (`bloom.earlyStop`, [[ProbeGate]]).
+   */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int): (Seq[PartitionedFile], PruningCounts) = {
+      useCache: Boolean, parallelism: Int, earlyStop: Boolean = true): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
@@ -31,9 +34,12 @@ object SplitPruning {
     }
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
+    val gate = ProbeGate(predicate, earlyStop)
+    // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
+    val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
     val outcomes = PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
-      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
-      key => FilePruner.prune(key, conf, compiler, useCache).get)
+      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
+      key => FilePruner.prune(key, conf, compiler, useCache, gate = gate).get, pilot)
     val kept = keyed.flatMap { case (split, key) =>
       val outcome = outcomes(key)
       if (outcome.failure.isDefined) Seq(split)
@@ -48,6 +54,7 @@ object SplitPruning {
       rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
+      rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
       // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,
