@@ -2,6 +2,7 @@ package io.bloomparquet.pruning
 
 import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn}
 import io.bloomparquet.pruning.CompiledPredicate.{And, Const, Leaf, Or}
+import io.bloomparquet.sbbf.SplitBlockBloomFilter
 
 /**
  * Whether probing bloom filters can still pay off in a scan. A row group that
@@ -87,34 +88,13 @@ object ProbePayoff {
   def worthPilot(p: BloomPredicate): Boolean = maxValues(p) >= valuesToStopAt(0.1)
 
   /**
-   * Expected false-positive rate of a split block filter of `blocks` blocks holding `ndv`
-   * distinct values: a block holding j of them (j ~ Poisson(ndv / blocks)) has each of its
-   * eight words' bit set with chance 1-(31/32)^j, and an absent value must find all eight.
-   * Increasing in `ndv`. 1 for no blocks.
-   */
-  def sbbfFpp(ndv: Double, blocks: Long): Double = {
-    if (blocks <= 0) return 1.0
-    if (ndv <= 0) return 0.0
-    val lambda = ndv / blocks
-    def word(j: Double) = math.pow(1.0 - math.pow(31.0 / 32.0, j), 8)
-    if (lambda > 1e6) return word(lambda)
-    // Poisson weights relative to the mode, summed outwards until negligible (no factorials).
-    val mode = math.floor(lambda)
-    var (sum, weights) = (word(mode), 1.0)
-    var (w, j) = (1.0, mode)
-    while (w > 1e-12 && j > 0) { w *= j / lambda; j -= 1; sum += w * word(j); weights += w }
-    w = 1.0; j = mode
-    while (w > 1e-12) { j += 1; w *= lambda / j; sum += w * word(j); weights += w }
-    sum / weights
-  }
-
-  /**
    * An upper bound on a chunk's filter rate from its footer alone: `bloom_filter_length`
-   * (header and bitset) against the chunk's value count, since NDV ≤ values. The header is
+   * (header and bitset) against the chunk's value count, since NDV ≤ values and the
+   * expected rate ([[SplitBlockBloomFilter.expectedFpp]]) grows with NDV. The header is
    * counted as bitset (more blocks, a lower rate): the bound errs towards "can pay off".
    * None when the length is not written.
    */
   def fppUpperBound(filterLength: Long, values: Long): Option[Double] =
     if (filterLength <= 0) None
-    else Some(sbbfFpp(values.toDouble, (filterLength + 31) / 32))
+    else Some(SplitBlockBloomFilter.expectedFpp((filterLength + 31) / 32, values))
 }

@@ -13,25 +13,20 @@ class ProbePayoffSuite extends munit.FunSuite {
   private def near(got: Double, want: Double, relative: Double): Unit =
     assert(math.abs(got - want) <= want * relative, s"$got is not within ${relative * 100} % of $want")
 
-  test("filter rates: the spec's worked examples and its table of bits per value") {
-    // "1024 blocks with 26,214 values ≈ 1.26 %; twice as many 18 %; half as many 0.04 %."
-    near(ProbePayoff.sbbfFpp(26214, 1024), 0.0126, 0.01)
-    near(ProbePayoff.sbbfFpp(52428, 1024), 0.18, 0.01)
-    near(ProbePayoff.sbbfFpp(13107, 1024), 0.0004, 0.05)
-    for ((bits, fpp) <- Seq(6.0 -> 0.10, 10.5 -> 0.01, 16.9 -> 0.001, 26.4 -> 0.0001, 41.0 -> 0.00001))
-      near(ProbePayoff.sbbfFpp(256.0 / bits * 1000, 1000), fpp, 0.02)
-  }
+  private def expected(blocks: Long, ndv: Long) = SplitBlockBloomFilter.expectedFpp(blocks, ndv)
 
-  test("filter rates: what real filters' fill shows, increasing in the values, and the ends") {
+  test("the rate model the bounds rely on: the spec's table, real filters' fill, increasing in the values") {
+    for ((bits, fpp) <- Seq(6.0 -> 0.10, 10.5 -> 0.01, 16.9 -> 0.001, 26.4 -> 0.0001, 41.0 -> 0.00001))
+      near(expected(1000, (256.0 / bits * 1000).round), fpp, 0.02)
     val f = SplitBlockBloomFilter(32 * 2048, SbbfKernels.get())
     val rng = new scala.util.Random(3)
     f.insertHashes(Array.fill(51200)(rng.nextLong())) // 10 bits per value: about 1.3 %
-    near(FillEstimates.fpp(f.words), ProbePayoff.sbbfFpp(51200, 2048), 0.05)
-    val rates = Seq(1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e7, 1e12).map(ProbePayoff.sbbfFpp(_, 64))
+    near(FillEstimates.fpp(f.words), expected(2048, 51200), 0.05)
+    val rates = Seq(1L, 10L, 100L, 1000L, 10000L, 100000L, 10000000L, 1000000000000L).map(expected(64, _))
     assertEquals(rates, rates.sorted)
-    assertEquals(ProbePayoff.sbbfFpp(0, 64), 0.0)
-    assertEquals(ProbePayoff.sbbfFpp(5, 0), 1.0)
-    near(ProbePayoff.sbbfFpp(1e12, 1), 1.0, 1e-9)
+    assertEquals(expected(64, 0), 0.0)
+    assertEquals(expected(0, 5), 1.0)
+    near(expected(1, 1000000000000L), 1.0, 1e-9)
   }
 
   test("the footer's bound: NDV <= values bounds the rate from above; no length, no bound") {
