@@ -107,3 +107,24 @@ def test_where_filters_can_prune_it_never_stops(spark, lake: Path, per_file: dic
     assert m["bloomRowGroupsUnprobed"] == 0
     assert m["bloomFilterBytesRead"] == sum(per_file)
     assert m["bloomRowGroupsPrunedByBloom"] >= 0.6 * (m["bloomRowGroupsTotal"] - len(rows))
+
+
+def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """The keys of a join's runtime filter (Spark's dynamic pruning) go through the same early stop."""
+    keys = _absent(3000) + _present(2)
+    dim = tmp_path / "dim"
+    rows = [(k, 1) for k in keys] + [(2 * i + 1, 7) for i in range(80)]
+    spark.createDataFrame(rows, "k long, g int").coalesce(1).write.parquet(str(dim))
+
+    def joined(fact):  # noqa: ANN001, ANN202
+        return fact.join(spark.read.parquet(str(dim)).where("g <> 7"), "k").select("k", "v")
+
+    q = joined(bp.read_bloom(spark, str(lake), bloom_cache=False))
+    got = sorted(q.collect())
+    assert "dynamicpruning" in q._jdf.queryExecution().executedPlan().toString().lower()
+    with spark_conf(spark, PUSHDOWN_OFF):
+        assert got == sorted(joined(spark.read.parquet(str(lake))).collect())
+    assert len(got) == 2
+    m = bp.scan_metrics(q)
+    assert m["bloomRowGroupsUnprobed"] > 0
+    assert m["bloomRowGroupsPrunedByBloom"] == 0
