@@ -5,14 +5,13 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
-import io.bloomparquet.pruning.CompiledPredicate.Leaf
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.ParquetReadOptions
 import org.apache.parquet.hadoop.ParquetFileReader
-import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.schema.MessageType
 
@@ -74,7 +73,8 @@ object FilePruner {
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
       // The scan's filters so far can't prune: read and probe none here, unless this footer proves they pay off.
-      val skip = gate.stopped && wanted.nonEmpty && !ProbePayoff.mayPayOff(footerBound(compiled, blocks, wanted))
+      val skip = gate.stopped && wanted.nonEmpty &&
+        !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, wanted))
       val missing = if (skip) IndexedSeq.empty else wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
       if (cachedOnly && missing.nonEmpty) return None
       // I/O errors count for this query only: the index (maybe shared through the cache) keeps real answers.
@@ -103,7 +103,7 @@ object FilePruner {
       val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
       val unprobed = if (skip) wanted.map(_._1).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
       if (gate.tracking && !skip && !gate.stopped) {
-        gate.observe(tally(compiled, blocks, wanted, verdicts,
+        gate.observe(ProbeEvidence.tally(compiled, blocks, wanted, verdicts,
           (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
       }
       // Re-weighed (under the cache's lock) only when this query added to it.
@@ -114,40 +114,6 @@ object FilePruner {
       if (stream != null) stream.close()
     }
   }
-
-  /** A leaf's chance to exclude a row group holding none of its values, given its filter's rate. */
-  private def leafChance(leaf: Leaf, block: BlockMetaData, fpp: Option[Double]): Option[Double] =
-    RowGroupPruner.statsCandidates(leaf, block) match {
-      case Some(values) if values.isEmpty => Some(1.0)
-      case candidates if leaf.useFilter =>
-        fpp.map(ProbePayoff.exclusionChance(_, candidates.fold(leaf.probe.values.size)(_.size)))
-      case _ => None
-    }
-
-  /**
-   * The row groups whose filters are `wanted`, as chances to be pruned, whether they were, and
-   * the filter and row group bytes at stake; `filter`: a chunk's filter rate and bytes, if known.
-   * Row groups with no known filter (missing, broken) are left out: they say nothing of the others.
-   */
-  private def tally(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[(Int, Int)],
-      verdicts: IndexedSeq[RowGroupVerdict], filter: (Int, Int) => Option[(Double, Long)]): ProbePayoff.Tally =
-    wanted.groupBy(_._1).foldLeft(ProbePayoff.Tally()) {
-      case (sum, (rg, chunks)) if chunks.forall { case (_, c) => filter(rg, c).isEmpty } => sum
-      case (sum, (rg, chunks)) =>
-        val block = blocks(rg)
-        val chance = ProbePayoff.rowGroupChance(compiled, leaf => leafChance(leaf, block, filter(rg, leaf.chunk).map(_._1)))
-        val filterBytes = chunks.flatMap { case (_, c) => filter(rg, c).map(_._2) }.sum
-        sum + ProbePayoff.rowGroup(chance, verdicts(rg) == RowGroupVerdict.PrunedByBloomFilter, filterBytes,
-          block.getCompressedSize)
-    }
-
-  /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
-  private def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
-      wanted: Seq[(Int, Int)]): ProbePayoff.Tally =
-    tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep), (rg, c) => {
-      val chunk = blocks(rg).getColumns.get(c)
-      ProbePayoff.fppUpperBound(chunk.getBloomFilterLength, chunk.getValueCount).map((_, chunk.getBloomFilterLength.toLong))
-    })
 
   /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {
