@@ -148,6 +148,8 @@ def main() -> int:
     ap.add_argument("--fpp", type=float, default=0.001, help="bloom filter FPP the dataset is written with")
     ap.add_argument("--out", default="bench-out/e2e")
     ap.add_argument("--only", default="", help="comma-separated query name prefixes")
+    ap.add_argument("--early-stop-off", action="store_true",
+                    help="also time bloomparquet with bloom.earlyStop=false (reads every filter, as before it)")
     args = ap.parse_args()
 
     out = Path(args.out)
@@ -172,6 +174,8 @@ def main() -> int:
         "parquet (bloom on)": (spark.read.parquet(path), {"parquet.filter.bloom.enabled": "true"}),
         "parquet (bloom off)": (spark.read.parquet(path), {"parquet.filter.bloom.enabled": "false"}),
     }
+    if args.early_stop_off:
+        readers["bloomparquet (early stop off)"] = (bp.read_bloom(spark, path, bloom_early_stop=False), {})
     qs = (many_files_queries if args.many_files else queries)(keys, np.random.default_rng(1))
     if args.only:
         qs = {k: v for k, v in qs.items() if any(k.startswith(p.strip()) for p in args.only.split(","))}

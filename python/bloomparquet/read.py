@@ -22,6 +22,7 @@ _ARGS = {
     "mode": "bloom.mode",
     "cache": "bloom.cache",
     "planning_parallelism": "bloom.planningParallelism",
+    "early_stop": "bloom.earlyStop",
     "spark_pushdown": "bloom.sparkPushdown",
 }
 
@@ -32,6 +33,7 @@ def read_options(
     mode: PruningMode | None = None,
     cache: bool | None = None,
     planning_parallelism: int | None = None,
+    early_stop: bool | None = None,
     spark_pushdown: SparkPushdown | None = None,
     cache_mb: int | None = None,
 ) -> dict[str, str]:
@@ -61,6 +63,7 @@ def read_bloom(
     bloom_mode: PruningMode | None = None,
     bloom_cache: bool | None = None,
     bloom_planning_parallelism: int | None = None,
+    bloom_early_stop: bool | None = None,
     bloom_spark_pushdown: SparkPushdown | None = None,
     bloom_cache_mb: int | None = None,
     **options: object,
@@ -77,6 +80,7 @@ def read_bloom(
         mode=bloom_mode,
         cache=bloom_cache,
         planning_parallelism=bloom_planning_parallelism,
+        early_stop=bloom_early_stop,
         spark_pushdown=bloom_spark_pushdown,
         cache_mb=bloom_cache_mb,
     )

@@ -18,7 +18,7 @@ object PruningMode {
  * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options").
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
-    sparkPushdown: SparkPushdown)
+    sparkPushdown: SparkPushdown, earlyStop: Boolean = true)
 
 object BloomReadOptions {
 
@@ -30,6 +30,7 @@ object BloomReadOptions {
       mode = valid.get(Mode),
       useCache = valid.get(Cache),
       planningParallelism = valid.get(PlanningParallelism).toInt,
-      sparkPushdown = valid.get(SparkPushdownKey))
+      sparkPushdown = valid.get(SparkPushdownKey),
+      earlyStop = valid.get(EarlyStop))
   }
 }

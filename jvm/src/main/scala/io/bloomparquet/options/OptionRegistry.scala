@@ -28,6 +28,10 @@ object OptionRegistry {
         "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
   val PlanningParallelism: OptionSpec[Long] = OptionSpec("bloom.planningParallelism", IntRange(1, 1024), Some(16L),
     Seq(Read), "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads)")
+  val EarlyStop: OptionSpec[Boolean] = OptionSpec("bloom.earlyStop", Bool, Some(true), Seq(Read),
+    "stop reading and probing bloom filters for the rest of a scan once the filters read so far (their bit fill " +
+      "against the number of values probed) show that less than 1 % of row groups could be pruned; the row groups " +
+      "left are kept (statistics still prune), counted as bloomRowGroupsUnprobed")
   val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
     new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
     "filters Spark's own Parquet pushdown also gets inside tasks (ours prune with every filter regardless): " +
@@ -67,8 +71,8 @@ object OptionRegistry {
     IntRange(0, Int.MaxValue), Some(0L), Seq(Session),
     "from this many files a scan's footers and filters are read by a Spark job on the executors rather than on the driver (0: never)")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, SparkPushdownKey, Columns, Fpp, ColumnFpp,
-    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold)
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, SparkPushdownKey, Columns, Fpp,
+    ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold)
 
   /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
   val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))

@@ -3,7 +3,7 @@ package io.bloomparquet.planning
 import java.util.concurrent.ConcurrentHashMap
 
 import io.bloomparquet.options.OptionRegistry
-import io.bloomparquet.sbbf.BloomFilterRead
+import io.bloomparquet.sbbf.{BloomFilterRead, FillEstimates, SplitBlockBloomFilter}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /** Identity of a file version: a changed length or modification time is another file. */
@@ -18,6 +18,12 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
 
   def filter(rg: Int, chunk: Int): Option[BloomFilterRead] = Option(filters.get((rg, chunk)))
   def addFilter(rg: Int, chunk: Int, read: BloomFilterRead): Unit = filters.put((rg, chunk), read)
+
+  private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
+
+  /** The false-positive rate of (row group, chunk)'s loaded filter `f`, from its bit fill: counted once. */
+  def fillFpp(rg: Int, chunk: Int, f: SplitBlockBloomFilter): Double =
+    fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.words))
 
   /** Approximate heap cost, for the cache budget. */
   def weight: Long = {

@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
-import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
@@ -22,7 +22,8 @@ final case class FileOutcome(
     filterBytesRead: Long,
     footersRead: Int,
     brokenFilters: Int,
-    failure: Option[String]) {
+    failure: Option[String],
+    rowGroupsUnprobed: Int = 0) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
@@ -52,12 +53,13 @@ object FilePruner {
    * or filter the cache does not hold (nothing is read then).
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean = false, tailSizer: TailSizer = new TailSizer): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, tailSizer)
+      cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
+      tailSizer: TailSizer = new TailSizer): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean, tailSizer: TailSizer): Option[FileOutcome] = {
+      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer): Option[FileOutcome] = {
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(
@@ -83,7 +85,10 @@ object FilePruner {
       val blocks = index.footer.getBlocks.asScala.toIndexedSeq
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = RowGroupPruner.filtersWanted(compiled, blocks)
-      val missing = wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
+      // The scan's filters so far can't prune: read and probe none here, unless this footer proves they pay off.
+      val skip = gate.stopped && wanted.nonEmpty &&
+        !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, wanted))
+      val missing = if (skip) IndexedSeq.empty else wanted.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
       if (cachedOnly && missing.nonEmpty) return None
       // I/O errors count for this query only: the index (maybe shared through the cache) keeps real answers.
       val failed = scala.collection.mutable.Map.empty[(Int, Int), BloomFilterRead]
@@ -103,18 +108,23 @@ object FilePruner {
         }
       }
       def read(rg: Int, c: Int): Option[BloomFilterRead] = index.filter(rg, c).orElse(failed.get((rg, c)))
-      val broken = wanted.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
+      val broken = if (skip) 0 else wanted.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
       val lookup: RowGroupPruner.FilterLookup = (rg, c) => read(rg, c) match {
-        case Some(BloomFilterRead.Loaded(f, _)) => Some(f)
+        case Some(BloomFilterRead.Loaded(f, _)) if !skip => Some(f)
         case _ => None
       }
       val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
+      val unprobed = if (skip) wanted.map(_._1).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
+      if (gate.tracking && !skip && !gate.stopped) {
+        gate.observe(ProbeEvidence.tally(compiled, blocks, wanted, verdicts,
+          (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
+      }
       // Re-weighed (under the cache's lock) only when this query added to it. Encrypted files stay out:
       // the shared cache would hand their decrypted footer and filters to queries that hold no keys.
       if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || missing.size > failed.size))
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
-      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None))
+      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None, unprobed))
     } finally {
       if (stream != null) stream.close()
     }

@@ -40,10 +40,14 @@ object PlanningPool {
    * Each key's outcome: `fromCache` on the caller first (microseconds when the
    * footer and filters are cached), then `read` for the others on at most
    * `parallelism` threads (the caller and pool workers), each pulling the next key.
+   * The first `pilot` keys to read are read on the caller before the others start,
+   * so what they teach (a [[ProbeGate]]) applies to all the rest.
    */
-  def forEachFile[K, T](keys: Seq[K], parallelism: Int, fromCache: K => Option[T], read: K => T): Map[K, T] = {
+  def forEachFile[K, T](keys: Seq[K], parallelism: Int, fromCache: K => Option[T], read: K => T,
+      pilot: Int = 0): Map[K, T] = {
     val cached = keys.flatMap(k => fromCache(k).map(k -> _)).toMap
-    val uncached = keys.filterNot(cached.contains).toIndexedSeq
+    val (first, uncached) = keys.filterNot(cached.contains).toIndexedSeq.splitAt(pilot.max(0))
+    val piloted = first.map(k => k -> read(k))
     val workers = math.min(parallelism, uncached.size)
     val fromPool = if (workers <= 1) uncached.map(k => k -> read(k)) else {
       val results = new AtomicReferenceArray[(K, T)](uncached.size)
@@ -57,6 +61,6 @@ object PlanningPool {
       submitted.foreach(_.get())
       uncached.indices.map(results.get)
     }
-    cached ++ fromPool
+    cached ++ piloted ++ fromPool
   }
 }

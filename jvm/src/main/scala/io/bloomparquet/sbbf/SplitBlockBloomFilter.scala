@@ -75,6 +75,28 @@ object SplitBlockBloomFilter {
 
   def fromBytes(bytes: Array[Byte]): SplitBlockBloomFilter = fromBytes(bytes, 0, bytes.length, SbbfKernels.get())
 
+  /**
+   * Expected FPP of a filter of `numBlocks` blocks holding `ndv` distinct values:
+   * a block holding k values has each of its 8 probed bits set with probability
+   * 1 - (31/32)^k; k is Poisson(ndv / numBlocks). Increasing in `ndv`; 1 for no blocks.
+   */
+  def expectedFpp(numBlocks: Long, ndv: Long): Double = {
+    if (numBlocks <= 0) return 1.0
+    if (ndv <= 0) return 0.0
+    val lambda = ndv.toDouble / numBlocks
+    if (lambda > 600) return 1.0
+    val last = (lambda + 12 * math.sqrt(lambda) + 30).toInt
+    var pmf = math.exp(-lambda)
+    var sum = 0.0
+    var k = 0
+    while (k <= last) {
+      sum += pmf * math.pow(1 - math.pow(31.0 / 32.0, k.toDouble), 8)
+      k += 1
+      pmf *= lambda / k
+    }
+    sum
+  }
+
   /** The spec's bits per distinct value for a false-positive probability `fpp`. */
   def bitsPerValue(fpp: Double): Double = -8.0 / math.log(1.0 - math.pow(fpp, 1.0 / 8.0))
 

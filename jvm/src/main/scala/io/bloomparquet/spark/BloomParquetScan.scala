@@ -49,7 +49,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
     val base = super.partitions
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism,
+      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism, settings.earlyStop,
       DistributedPlanning.threshold(sparkSession).map(sparkSession -> _))
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
     (if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts)

@@ -18,14 +18,15 @@ object DistributedPlanning {
 
   /** Each file's outcome, computed on the executors in one job. */
   def outcomes(spark: SparkSession, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
-      caseSensitive: Boolean, useCache: Boolean, parallelism: Int): Map[FileKey, FileOutcome] = {
+      caseSensitive: Boolean, useCache: Boolean, parallelism: Int, earlyStop: Boolean): Map[FileKey, FileOutcome] = {
     val sc = spark.sparkContext
     val hadoopConf = sc.broadcast(new SerializableConfiguration(conf))
     // A few slices per core, so one slow executor does not hold the whole plan back.
     val slices = math.max(1, math.min(keys.size, sc.defaultParallelism * 4))
     try {
       sc.parallelize(keys, slices).mapPartitions { part =>
-        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, caseSensitive, useCache, parallelism)
+        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, caseSensitive, useCache, parallelism,
+          earlyStop)
           .iterator
       }.collect().toMap
     } finally hadoopConf.destroy()

@@ -3,8 +3,8 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, TailSizer}
-import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict, SplitPlanner}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate, TailSizer}
+import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
@@ -17,13 +17,14 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
  */
 object SplitPruning {
 
-  /** `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`). */
   /**
-   * `distributed`: the session and the number of files from which the reads run
-   * as a Spark job on the executors ([[DistributedPlanning]]) rather than here.
+   * `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`); `earlyStop`:
+   * read no more filters once those read show they can't prune (`bloom.earlyStop`, [[ProbeGate]]);
+   * `distributed`: the session and the number of files from which the reads run as a Spark job
+   * on the executors ([[DistributedPlanning]]) rather than here.
    */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int,
+      useCache: Boolean, parallelism: Int, earlyStop: Boolean = true,
       distributed: Option[(SparkSession, Long)] = None): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
@@ -36,8 +37,9 @@ object SplitPruning {
         pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
     }
     val outcomes = distributed.filter { case (_, threshold) => keys.size >= threshold } match {
-      case Some((spark, _)) => DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism)
-      case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism)
+      case Some((spark, _)) =>
+        DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
+      case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
     }
     val kept = keyed.flatMap { case (split, key) =>
       val outcome = outcomes(key)
@@ -53,6 +55,7 @@ object SplitPruning {
       rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
+      rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
       // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,
@@ -64,12 +67,15 @@ object SplitPruning {
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
   def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int): Map[FileKey, FileOutcome] = {
+      useCache: Boolean, parallelism: Int, earlyStop: Boolean): Map[FileKey, FileOutcome] = {
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, caseSensitive)
     val tailSizer = new TailSizer
+    val gate = ProbeGate(predicate, earlyStop)
+    // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
+    val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
     PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
-      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true) else None,
-      key => FilePruner.prune(key, conf, compiler, useCache, tailSizer = tailSizer).get)
+      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
+      key => FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer).get, pilot)
   }
 }

@@ -20,26 +20,8 @@ object FilterSizing {
   private val BlockBytes = SplitBlockBloomFilter.BlockBytes
   private val MaxBlocks = SplitBlockBloomFilter.MaxBytes / BlockBytes
 
-  /**
-   * Expected FPP of a filter of `numBlocks` blocks holding `ndv` distinct values:
-   * a block holding k values has each of its 8 probed bits set with probability
-   * 1 - (31/32)^k; k is Poisson(ndv / numBlocks).
-   */
-  def expectedFpp(numBlocks: Int, ndv: Long): Double = {
-    if (ndv <= 0) return 0.0
-    val lambda = ndv.toDouble / numBlocks
-    if (lambda > 600) return 1.0
-    val last = (lambda + 12 * math.sqrt(lambda) + 30).toInt
-    var pmf = math.exp(-lambda)
-    var sum = 0.0
-    var k = 0
-    while (k <= last) {
-      sum += pmf * math.pow(1 - math.pow(31.0 / 32.0, k.toDouble), 8)
-      k += 1
-      pmf *= lambda / k
-    }
-    sum
-  }
+  /** Expected FPP of a filter of `numBlocks` blocks holding `ndv` distinct values ([[SplitBlockBloomFilter.expectedFpp]]). */
+  def expectedFpp(numBlocks: Int, ndv: Long): Double = SplitBlockBloomFilter.expectedFpp(numBlocks, ndv)
 
   /** Bytes for `ndv` distinct values at `fpp`: whole blocks, at least the spec formula, at most 128 MiB. */
   def numBytes(ndv: Long, fpp: Double): Int = {

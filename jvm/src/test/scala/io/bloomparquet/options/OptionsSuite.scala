@@ -25,6 +25,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.mode" -> ((" Task ", PruningMode.Task), Some("fast")),
     "bloom.cache" -> (("false", false), Some("0")),
     "bloom.planningParallelism" -> (("1_000", 1000L), Some("0")),
+    "bloom.earlyStop" -> (("False", false), Some("off")),
     "bloom.sparkPushdown" -> (("NONE", SparkPushdown.Off), Some("some")),
     "bloom.columns" -> (("id, s.x,", Seq("id", "s.x")), None),
     "bloom.fpp" -> (("1e-3", 0.001), Some("1")),
@@ -69,7 +70,7 @@ class OptionsSuite extends munit.FunSuite {
   test("defaults, in the registry and in the typed views") {
     val none = OptionValidator.validate(Map.empty)
     OptionRegistry.all.foreach(s => s.default.foreach(d => assertEquals(none.get(s): Any, d: Any, s.key)))
-    assertEquals(read(), BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, 16, SparkPushdown.Safe))
+    assertEquals(read(), BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, 16, SparkPushdown.Safe, earlyStop = true))
     assertEquals(write("bloom.columns" -> "id"), Seq(BloomColumn(Seq("id"), 0.01, None, Sizing.Exact, 4L << 20)))
     assertEquals(write(), Nil)
     assertEquals(OptionRegistry.CacheMaxMb.default, Some(256L))

@@ -12,6 +12,8 @@ class RowGroupsPrunedByStatsMetric
   extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByStats, "bloom: row groups skipped by statistics")
 class RowGroupsPrunedByBloomMetric
   extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
+class RowGroupsUnprobedMetric extends BloomSumMetric(BloomMetrics.RowGroupsUnprobed,
+  "bloom: row groups kept without probing (probe could not pay off)")
 class FilterBytesReadMetric extends BloomSumMetric(BloomMetrics.FilterBytesRead, "bloom: filter bytes read")
 class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
@@ -23,13 +25,14 @@ class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloo
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
 final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
-    rowGroupsPrunedByBloom: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
+    rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
-    BloomMetrics.RowGroupsPrunedByBloom -> rowGroupsPrunedByBloom, BloomMetrics.FilterBytesRead -> filterBytesRead,
+    BloomMetrics.RowGroupsPrunedByBloom -> rowGroupsPrunedByBloom, BloomMetrics.RowGroupsUnprobed -> rowGroupsUnprobed,
+    BloomMetrics.FilterBytesRead -> filterBytesRead,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.PruningTimeMs -> pruningTimeMs
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
@@ -41,6 +44,7 @@ object BloomMetrics {
   val RowGroupsTotal = "bloomRowGroupsTotal"
   val RowGroupsPrunedByStats = "bloomRowGroupsPrunedByStats"
   val RowGroupsPrunedByBloom = "bloomRowGroupsPrunedByBloom"
+  val RowGroupsUnprobed = "bloomRowGroupsUnprobed"
   val FilterBytesRead = "bloomFilterBytesRead"
   val FootersRead = "bloomFootersRead"
   val BrokenFilters = "bloomBrokenFilters"
@@ -50,7 +54,7 @@ object BloomMetrics {
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
-    new RowGroupsPrunedByBloomMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
+    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
     new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
