@@ -65,7 +65,12 @@ def set_header_num_bytes(path: Path, rg: int, num_bytes: int) -> None:
         while head[end] & 0x80:
             end += 1
         f.seek(offset)
-        f.write(b"\x15" + _varint(num_bytes << 1, width=end) + head[end + 1 : read_struct(head)[1]])
+        f.write(b"\x15" + _varint(_zigzag(num_bytes), width=end) + head[end + 1 : read_struct(head)[1]])
+
+
+def _zigzag(value: int) -> int:
+    """Thrift's signed-to-unsigned mapping for an i32 (a negative numBytes is a hostile case)."""
+    return ((value << 1) ^ (value >> 31)) & 0xFFFFFFFF
 
 
 def edit_footer(spark, path: Path, rg: int, edit: Callable) -> None:  # noqa: ANN001
