@@ -17,6 +17,7 @@ import pytest
 
 import bloomparquet as bp
 
+from .result_table import publish
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
 pytestmark = pytest.mark.spark
@@ -106,13 +107,6 @@ def _show(outcome: tuple[str, object]) -> str:
 @pytest.fixture(scope="module", autouse=True)
 def _print_table() -> None:
     yield
-    if not TABLE:
-        return
-    lines = ["| input | ignoreCorruptFiles | parquet | plan | task | sql |", "|---|---|---|---|---|---|"]
-    lines += [f"| {c} | {i} | {r['parquet']} | {r.get('plan', '')} | {r.get('task', '')} | {r.get('sql', '')} |"
-              for (c, i), r in TABLE.items()]
-    table = "\n".join(lines)
-    out = Path(__file__).resolve().parents[1] / "target" / "bad-input.md"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(table + "\n")
-    print("\n" + table)
+    routes = ("parquet", "plan", "task", "sql")
+    publish("bad-input", ["input", "ignoreCorruptFiles", *routes],
+            [[c, i, *(r.get(x, "") for x in routes)] for (c, i), r in TABLE.items()])

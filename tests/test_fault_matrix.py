@@ -20,6 +20,7 @@ import pytest
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
+from .result_table import publish
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 from .test_broken_filters import _keys_of, _overwrite_bitset, _varint, _zigzag, copy, edit_footer, set_header_num_bytes, written  # noqa: F401
 
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.spark
 
 RG = 1  # the row group whose filter each kind damages
 MATRIX: dict[str, dict[str, str]] = {}
+ROUTES = ("plan", "task", "sql")
 _I32, _STRUCT = 5, 12
 
 
@@ -230,12 +232,4 @@ def test_verify_without_rebuild_reports_an_impossible_filter(copy: Path) -> None
 @pytest.fixture(scope="module", autouse=True)
 def _print_matrix() -> None:
     yield
-    if not MATRIX:
-        return
-    lines = ["| kind | plan | task | sql |", "|---|---|---|---|"]
-    lines += [f"| {k} | {r.get('plan', '')} | {r.get('task', '')} | {r.get('sql', '')} |" for k, r in MATRIX.items()]
-    table = "\n".join(lines)
-    out = Path(__file__).resolve().parents[1] / "target" / "fault-matrix.md"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(table + "\n")
-    print("\n" + table)
+    publish("fault-matrix", ["kind", *ROUTES], [[k, *(r.get(x, "") for x in ROUTES)] for k, r in MATRIX.items()])

@@ -6,14 +6,14 @@ import java.security.MessageDigest
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Path, RawLocalFileSystem, RemoteIterator}
+import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Path, RawLocalFileSystem}
 
 /**
  * The local file system under the scheme `etag:` (test jar only), whose
  * statuses carry an etag as object stores' do: the MD5 of the content, so a file
  * replaced by another of the same length and modification time has a new etag.
  */
-class EtagFileSystem extends RawLocalFileSystem {
+class EtagFileSystem extends RawLocalFileSystem with ListsThroughListStatus {
   override def getUri: URI = EtagFileSystem.Uri
   override def getScheme: String = EtagFileSystem.Scheme
 
@@ -26,15 +26,6 @@ class EtagFileSystem extends RawLocalFileSystem {
 
   override def getFileStatus(f: Path): FileStatus = tagged(super.getFileStatus(f))
   override def listStatus(f: Path): Array[FileStatus] = super.listStatus(f).map(tagged)
-
-  // RawLocalFileSystem's own iterator opens `file:` URIs only; list through listStatus instead.
-  override def listStatusIterator(p: Path): RemoteIterator[FileStatus] = {
-    val it = listStatus(p).iterator
-    new RemoteIterator[FileStatus] {
-      def hasNext: Boolean = it.hasNext
-      def next(): FileStatus = it.next()
-    }
-  }
 }
 
 object EtagFileSystem {

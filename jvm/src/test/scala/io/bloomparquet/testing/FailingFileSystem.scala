@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.permission.FsPermission
-import org.apache.hadoop.fs.{DelegateToFileSystem, FSDataOutputStream, FileStatus, Path, RawLocalFileSystem, RemoteIterator}
+import org.apache.hadoop.fs.{DelegateToFileSystem, FSDataOutputStream, FileStatus, Path, RawLocalFileSystem}
 import org.apache.hadoop.util.Progressable
 
 /**
@@ -16,7 +16,7 @@ import org.apache.hadoop.util.Progressable
  * Register it with [[FailingFileSystem.settings]]; the settings are read when an
  * instance is created, so the FileSystem cache is off for the scheme.
  */
-class FailingFileSystem extends RawLocalFileSystem {
+class FailingFileSystem extends RawLocalFileSystem with ListsThroughListStatus {
   private var writeBudget = Long.MaxValue
   private var failRename = false
 
@@ -46,15 +46,6 @@ class FailingFileSystem extends RawLocalFileSystem {
 
   override def getFileStatus(f: Path): FileStatus = plain(super.getFileStatus(f))
   override def listStatus(f: Path): Array[FileStatus] = super.listStatus(f).map(plain)
-
-  // RawLocalFileSystem's own iterator opens `file:` URIs only; list through listStatus instead.
-  override def listStatusIterator(p: Path): RemoteIterator[FileStatus] = {
-    val it = listStatus(p).iterator
-    new RemoteIterator[FileStatus] {
-      def hasNext: Boolean = it.hasNext
-      def next(): FileStatus = it.next()
-    }
-  }
 
   override def rename(src: Path, dst: Path): Boolean =
     if (failRename) throw new IOException(s"failing: rename $src -> $dst refused") else super.rename(src, dst)
