@@ -66,9 +66,9 @@ def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], Sp
             for c in range(group.num_columns):
                 chunk = group.column(c)
                 offset, length = chunk.bloom_filter_offset, chunk.bloom_filter_length
-                if offset is None or offset < 0:
+                if offset is None or offset == -1:  # -1: parquet-java's "no filter"
                     continue
-                if offset >= file_size:
+                if offset < 0 or offset >= file_size:
                     raise BloomFilterFormatError(f"offset {offset} outside file of {file_size} bytes")
                 data = read_filter_bytes(f, offset, length)
                 out[(rg, chunk.path_in_schema)] = parse_bloom_filter(data)[0]

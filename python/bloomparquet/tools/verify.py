@@ -3,8 +3,9 @@
 
 Well-formed: the header parses, algorithm BLOCK / hash XXHASH / compression
 UNCOMPRESSED, numBytes a positive multiple of 32 up to 128 MiB, the filter lies
-inside the file before the footer, and ``bloom_filter_length`` (when set) is
-header + bitset. With ``--rebuild`` each chunk's values are read with pyarrow and
+inside the file before the footer, ``bloom_filter_length`` (when set) is
+header + bitset, and the filter holds its chunk's own min and max (an integer or
+binary chunk's statistics; a filter excluding either is corrupt). With ``--rebuild`` each chunk's values are read with pyarrow and
 hashed with the reference: a stored value the filter excludes means a corrupt
 filter that would make readers skip rows that match.
 """
@@ -19,6 +20,7 @@ from ..reference import SplitBlockBloomFilter
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
 from .footer import ParquetFooter, open_footer
+from .impossible import impossible_reason
 from .report import SCHEMA_VERSION, jsonable, progress, table
 from .selection import selected_columns
 from .storage import LOCAL, Storage
@@ -55,6 +57,9 @@ def _verify_file(footer: ParquetFooter, rebuild: bool, columns: Sequence[str] | 
                 col = column_type(meta.schema, c)
                 for p in cf.problems:
                     findings.append({"row_group": rg, "column": col.path, "kind": "malformed", "message": p})
+                impossible = cf.filter is not None and impossible_reason(meta.row_group(rg).column(c), cf.filter)
+                if impossible:
+                    findings.append({"row_group": rg, "column": col.path, "kind": "impossible", "message": impossible})
                 if rebuild and cf.filter is not None:
                     try:
                         missing = _missing(footer, rg, col, cf.filter)

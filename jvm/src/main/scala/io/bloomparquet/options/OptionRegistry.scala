@@ -64,7 +64,7 @@ object OptionRegistry {
   // --- process-wide Spark confs ---
   val CacheMaxMb: OptionSpec[Long] = OptionSpec("spark.bloomparquet.cache.maxMb", IntRange(0, 1L << 20), Some(256L),
     Seq(Session), "MiB of footers and filters cached per JVM (driver, and executors in task mode) across queries, " +
-      "keyed by path, length and modification time; 0: nothing is cached")
+      "keyed by path, length, modification time and the store's etag where it has one; 0: nothing is cached")
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
     Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
   val PlanningDistributedThreshold: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.distributedThreshold",

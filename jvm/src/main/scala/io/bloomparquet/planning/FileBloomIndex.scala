@@ -6,8 +6,11 @@ import io.bloomparquet.options.OptionRegistry
 import io.bloomparquet.sbbf.{BloomFilterRead, FillEstimates, SplitBlockBloomFilter}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
-/** Identity of a file version: a changed length or modification time is another file. */
-final case class FileKey(path: String, length: Long, modificationTime: Long)
+/**
+ * Identity of a file version: a changed length, modification time or (where the
+ * store offers one, see [[FileVersion]]) etag is another file.
+ */
+final case class FileKey(path: String, length: Long, modificationTime: Long, etag: Option[String] = None)
 
 /**
  * What we know of one file: its footer and the bloom filters read so far,

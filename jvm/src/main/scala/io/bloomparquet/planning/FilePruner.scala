@@ -58,8 +58,15 @@ object FilePruner {
     try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
-  private def pruneOrThrow(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
+  private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer): Option[FileOutcome] = {
+    // Only the cache needs the etag: without it a query reads the file as it is.
+    val version = if (cacheWanted) FileVersion.of(path.path, conf) else FileVersion.NotOffered
+    val useCache = cacheWanted && version != FileVersion.Unknown
+    val key = version match {
+      case FileVersion.Etag(tag) => path.copy(etag = Some(tag))
+      case _ => path
+    }
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(

@@ -3,7 +3,7 @@ package io.bloomparquet.pruning
 import scala.util.control.NonFatal
 
 import io.bloomparquet.pruning.CompiledPredicate.{And, Const, Leaf, Or}
-import io.bloomparquet.sbbf.SplitBlockBloomFilter
+import io.bloomparquet.sbbf.{BloomFilterReader, SplitBlockBloomFilter}
 import org.apache.parquet.column.statistics.Statistics
 import org.apache.parquet.hadoop.metadata.BlockMetaData
 
@@ -44,7 +44,8 @@ object RowGroupPruner {
       stats = new StatsMemo(blocks(rg))
       if mayMatch(p, stats, rg, noFilters)
       leaf <- leaves
-      if leaf.useFilter && blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset >= 0 && stats(leaf).forall(_.nonEmpty)
+      if leaf.useFilter && blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset != BloomFilterReader.NoOffset &&
+        stats(leaf).forall(_.nonEmpty)
     } yield (rg, leaf.chunk)
   }.distinct
 

@@ -33,12 +33,16 @@ object BloomFilterReader {
   /** What parquet-java's footer model reports for a chunk whose footer states no `bloom_filter_length`. */
   val UnknownLength: Int = -1
 
+  /** What parquet-java's footer model reports for a chunk without a filter; any other negative offset is corrupt. */
+  val NoOffset: Long = -1L
+
   /**
-   * @param offset `bloom_filter_offset`, negative when absent
+   * @param offset `bloom_filter_offset`, [[NoOffset]] when absent
    * @param length `bloom_filter_length`, [[UnknownLength]] when absent
    */
   def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): BloomFilterRead = {
-    if (offset < 0) BloomFilterRead.Absent
+    if (offset == NoOffset) BloomFilterRead.Absent
+    else if (offset < 0) BloomFilterRead.Broken(s"negative offset $offset", 0)
     else if (offset >= fileLength) BloomFilterRead.Broken(s"offset $offset outside file of $fileLength bytes", 0)
     else if (length == UnknownLength) readWithoutLength(in, fileLength, offset, kernel)
     else readWithLength(in, fileLength, offset, length, kernel)

@@ -1,0 +1,258 @@
+"""The footer/filter cache under file churn. Its key is path, length,
+modification time and, where the store offers one, the etag: a file replaced by
+another of the same length and modification time is re-read on a store with
+etags (the test file system ``etag:`` gives each file its content's MD5, as
+object stores do). Then a soak: threads on one session (cache on) and on a
+second session (cache off) query while files are overwritten (same length, same
+modification time), deleted and added.
+
+Oracle. *Between* queries (churn under a write lock, each query and its
+reference under a read lock): the rows equal Spark's ``parquet`` with pushdown
+off over the same files. *During* queries (churn without the lock): every row
+returned belongs to a version of its file that existed at some moment of the
+query (never a stale row), and the only errors are those Spark's ``parquet``
+raises too when a listed file vanishes (file not found); missing rows are not
+judged there, since Spark's own reader may see either version.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import bloomparquet as bp
+
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+
+pytestmark = pytest.mark.spark
+
+FILES, ROWS = 4, 3_000
+SOAK_SECONDS = 180 if os.environ.get("BLOOMPARQUET_LONG") == "1" else 14
+
+
+@pytest.fixture(scope="module")
+def versions(spark, tmp_path_factory) -> dict[tuple[int, int], Path]:  # noqa: ANN001
+    """(file, generation) -> a file by our writer: generation g holds keys ``2 * n + g`` of file f's range.
+    Plain, uncompressed: both generations of a file have the same length."""
+    pool = tmp_path_factory.mktemp("churn-pool")
+    for gen in (0, 1):
+        (spark.range(0, FILES * ROWS).selectExpr(f"CAST(id DIV {ROWS} AS INT) AS f", f"CAST(id DIV {ROWS} AS INT) AS fid",
+                                                 f"id * 2 + {gen} AS k", f"{gen} AS gen")
+         .coalesce(1).write.format("bloomparquet").option("bloom.columns", "k").option("compression", "none")
+         .option("parquet.enable.dictionary", "false").partitionBy("f").save(str(pool / str(gen))))
+    out = {(f, g): next((pool / str(g) / f"f={f}").glob("*.parquet")) for f in range(FILES) for g in (0, 1)}
+    for f in range(FILES):
+        assert out[(f, 0)].stat().st_size == out[(f, 1)].stat().st_size
+    return out
+
+
+@pytest.fixture
+def etag_fs(spark):  # noqa: ANN001, ANN201
+    with spark_conf(spark, dict(spark._jvm.io.bloomparquet.testing.EtagFileSystem.settings())):
+        yield
+
+
+def _place(src: Path, dst: Path, mtime_ns: int | None) -> None:
+    """Atomically replaces ``dst`` by a copy of ``src``; with ``mtime_ns``, the copy keeps that time."""
+    tmp = dst.parent / f".{dst.name}.tmp"
+    shutil.copyfile(src, tmp)
+    if mtime_ns is not None:
+        os.utime(tmp, ns=(mtime_ns, mtime_ns))
+    os.replace(tmp, dst)
+
+
+def _route(spark, url: str, route: str, cache: bool = True):  # noqa: ANN001, ANN201
+    if route == "sql":
+        return spark.sql(f"SELECT * FROM bloomparquet.`{url}`")
+    return bp.read_bloom(spark, url, bloom_cache=cache, bloom_mode=route)
+
+
+ROUTES = ("plan", "task", "sql")
+
+
+def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+    table = tmp_path / "t"
+    table.mkdir()
+    target = table / "f0.parquet"
+    _place(versions[(0, 0)], target, None)
+    mtime = target.stat().st_mtime_ns
+    url = f"etag://{table}"
+    odd = 2 * 17 + 1  # in generation 1 only
+    for name in ROUTES:  # generation 0 read and cached: the key is absent
+        assert _route(spark, url, name).where(f"k = {odd}").collect() == [], name
+    _place(versions[(0, 1)], target, mtime)
+    assert target.stat().st_mtime_ns == mtime
+    with spark_conf(spark, PUSHDOWN_OFF):
+        expected = spark.read.parquet(url).where(f"k = {odd}").collect()
+    assert len(expected) == 1
+    for name in ROUTES:
+        assert _route(spark, url, name).where(f"k = {odd}").collect() == expected, name
+
+
+class _RWLock:
+    """Many readers (queries) or one writer (a churn event); a waiting writer goes first."""
+
+    def __init__(self) -> None:
+        self._cond, self._readers, self._writing, self._waiting = threading.Condition(), 0, False, 0
+
+    def read(self):  # noqa: ANN201
+        return _Held(self, write=False)
+
+    def write(self):  # noqa: ANN201
+        return _Held(self, write=True)
+
+
+class _Held:
+    def __init__(self, lock: _RWLock, write: bool) -> None:
+        self.lock, self.write = lock, write
+
+    def __enter__(self) -> None:
+        c = self.lock._cond
+        with c:
+            if self.write:
+                self.lock._waiting += 1
+                c.wait_for(lambda: not self.lock._writing and self.lock._readers == 0)
+                self.lock._waiting -= 1
+                self.lock._writing = True
+            else:
+                c.wait_for(lambda: not self.lock._writing and self.lock._waiting == 0)
+                self.lock._readers += 1
+
+    def __exit__(self, *exc: object) -> None:
+        c = self.lock._cond
+        with c:
+            if self.write:
+                self.lock._writing = False
+            else:
+                self.lock._readers -= 1
+            c.notify_all()
+
+
+class _Table:
+    """The table directory and the history of its files: (time, file, generation or None when absent)."""
+
+    def __init__(self, root: Path, versions: dict) -> None:
+        self.root, self.versions, self.mutex = root, versions, threading.Lock()
+        self.history: list[tuple[float, int, int | None]] = []
+        self.events = 0
+        for f in range(FILES):
+            _place(versions[(f, 0)], self._path(f), None)
+            self.history.append((time.monotonic(), f, 0))
+
+    def _path(self, f: int) -> Path:
+        return self.root / f"f{f}.parquet"
+
+    def current(self, f: int) -> int | None:
+        return next((g for _, ff, g in reversed(self.history) if ff == f), None)
+
+    def churn(self, rng: random.Random) -> None:
+        """One event: overwrite (same length; half the time the same modification time), delete or add."""
+        f = rng.randrange(FILES)
+        path, now = self._path(f), self.current(f)
+        if now is None:
+            new = rng.randrange(2)
+            _place(self.versions[(f, new)], path, None)
+        elif rng.random() < 0.25 and sum(self.current(x) is not None for x in range(FILES)) > 1:
+            path.unlink()
+            new = None
+        else:
+            new = 1 - now
+            _place(self.versions[(f, new)], path, path.stat().st_mtime_ns if rng.random() < 0.5 else None)
+        with self.mutex:
+            self.history.append((time.monotonic(), f, new))
+            self.events += 1
+
+    def existed_during(self, f: int, gen: int, start: float, end: float) -> bool:
+        with self.mutex:
+            before = [g for t, ff, g in self.history if ff == f and t <= start]
+            during = [g for t, ff, g in self.history if ff == f and start < t <= end]
+        return gen in (before[-1:] + during)
+
+
+def _vanished(e: Exception) -> bool:
+    """The error Spark's parquet raises too when a listed file is deleted before it is read
+    (while reading, or while inferring the schema of ``bloomparquet.`path```: then wrapped)."""
+    s = f"{e} {getattr(e, '_stackTrace', '')} {getattr(e, '_cause', '')}"
+    return "FileNotFoundException" in s or "FILE_NOT_EXIST" in s or "does not exist" in s
+
+
+def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+    root = tmp_path / "t"
+    root.mkdir()
+    table, lock, stop = _Table(root, versions), _RWLock(), threading.Event()
+    url = f"etag://{root}"
+    other, oracle = spark.newSession(), spark.newSession()  # the oracle's settings don't touch the queries' sessions
+    for k, v in dict(spark._jvm.io.bloomparquet.testing.EtagFileSystem.settings()).items():
+        other.conf.set(k, v)
+        oracle.conf.set(k, v)
+    for k, v in PUSHDOWN_OFF.items():
+        oracle.conf.set(k, v)
+    stats = {"queries": 0, "checked_between": 0, "checked_during": 0, "vanished": 0, "errors": [], "stale": []}
+    phase = {"during": False}
+    guard = threading.Lock()
+
+    def query(session, cache: bool, seed: int) -> None:  # noqa: ANN001
+        rng = random.Random(seed)
+        while not stop.is_set():
+            keys = [rng.randrange(2 * FILES * ROWS) for _ in range(3)]
+            where = f"k IN ({', '.join(map(str, keys))})"
+            route = rng.choice(ROUTES)
+            during = phase["during"]
+            try:
+                if during:
+                    start = time.monotonic()
+                    rows = _route(session, url, route, cache).where(where).collect()
+                    end = time.monotonic()
+                    bad = [r for r in rows if not table.existed_during(r.fid, r.gen, start, end)]
+                    with guard:
+                        stats["checked_during"] += 1
+                        stats["stale"] += [(route, "during", r) for r in bad]
+                else:
+                    with lock.read():
+                        if phase["during"]:  # switched while this query waited: no oracle now
+                            continue
+                        got = sorted(_route(session, url, route, cache).where(where).collect())
+                        expected = sorted(oracle.read.parquet(url).where(where).collect())
+                    with guard:
+                        stats["checked_between"] += 1
+                        if got != expected:
+                            stats["stale"].append((route, "between", where, got, expected))
+            except Exception as e:  # noqa: BLE001 - sorted into allowed and not
+                with guard:
+                    if during and _vanished(e):
+                        stats["vanished"] += 1
+                    else:
+                        stats["errors"].append((route, during, str(e)[:400]))
+            with guard:
+                stats["queries"] += 1
+
+    threads = [threading.Thread(target=query, args=(spark, True, s)) for s in range(3)]
+    threads.append(threading.Thread(target=query, args=(other, False, 99)))
+    for t in threads:
+        t.start()
+    rng, deadline = random.Random(7), time.monotonic() + SOAK_SECONDS
+    try:
+        while time.monotonic() < deadline:
+            if phase["during"]:
+                table.churn(rng)
+            else:
+                with lock.write():  # queries see the switch only once they hold the read lock
+                    phase["during"] = time.monotonic() > deadline - SOAK_SECONDS / 2
+                    table.churn(rng)
+            time.sleep(rng.uniform(0.05, 0.3))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(120)
+    report = {k: (len(v) if isinstance(v, list) else v) for k, v in stats.items()}
+    report.update(threads=len(threads), churn_events=table.events, seconds=SOAK_SECONDS)
+    print(f"\nchurn soak: {report}")
+    assert not stats["errors"], stats["errors"][:3]
+    assert not stats["stale"], stats["stale"][:3]
+    assert stats["checked_between"] > 0 and stats["checked_during"] > 0 and table.events > 0
