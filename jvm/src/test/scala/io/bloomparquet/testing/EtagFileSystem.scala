@@ -6,14 +6,14 @@ import java.security.MessageDigest
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Path, RawLocalFileSystem}
+import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Path}
 
 /**
  * The local file system under the scheme `etag:` (test jar only), whose
  * statuses carry an etag as object stores' do: the MD5 of the content, so a file
  * replaced by another of the same length and modification time has a new etag.
  */
-class EtagFileSystem extends RawLocalFileSystem with ListsThroughListStatus {
+class EtagFileSystem extends LocalUnderScheme {
   override def getUri: URI = EtagFileSystem.Uri
   override def getScheme: String = EtagFileSystem.Scheme
 
