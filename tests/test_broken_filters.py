@@ -132,7 +132,7 @@ def assert_every_route_finds(spark, path: Path, key: int, broken: int = 1) -> No
     for name, df in routes(spark, path).items():
         q = df.where(where)
         assert q.collect() == expected, name
-        if name != "sql":  # the V1 scan node has no bloom metrics
+        if name != "sql":  # SQL on a path: the V2 scan with the extension, Spark's V1 route without
             assert bp.scan_metrics(q)["bloomBrokenFilters"] == broken, name
 
 

@@ -55,7 +55,7 @@ def expected(spark, data: Path) -> dict[str, list]:  # noqa: ANN001
 
 
 def _read(spark, path: Path, route: str):  # noqa: ANN001, ANN202
-    if route == "sql":  # Spark's V1 route (BloomParquetFileFormat): no bloom metrics
+    if route == "sql":  # SQL on a path (the V2 scan through the session extension)
         return spark.sql(f"SELECT * FROM bloomparquet.`{path}`")
     return spark.read.format("bloomparquet").option("bloom.mode", route).load(str(path))
 

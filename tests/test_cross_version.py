@@ -79,7 +79,7 @@ def test_reads_match_spark_and_prune(spark, written: Path, route: str) -> None: 
         else:
             df = bp.read_bloom(spark, str(written), bloom_mode=route).where(where)
         assert _rows(df) == _oracle(spark, written, where), (route, where)
-    if route != "sql":  # SQL on a path is Spark's V1 route: pruned in tasks, no bloom metrics
+    if route != "sql":  # SQL on a path: the V2 scan with the extension, Spark's V1 route without
         miss = bp.read_bloom(spark, str(written), bloom_mode=route).where(f"k = {absent}")
         assert miss.collect() == []
         m = bp.scan_metrics(miss)

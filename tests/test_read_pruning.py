@@ -198,8 +198,8 @@ def test_sql_table_and_path_queries(spark, lake: Path) -> None:  # noqa: ANN001
 
 
 def test_sql_paths_prune_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN001
-    """Spark plans SQL-on-path and catalog tables through the V1 format: the scan
-    still outputs only the rows of surviving row groups."""
+    """Spark's V1 route (the extension's conversion switched off): catalog tables go through
+    the V1 format, whose scan still outputs only the rows of surviving row groups."""
     key = _absent_key_no_filter_admits(lake)
     scanned = {}
     for enabled in ("true", "false"):
@@ -207,7 +207,9 @@ def test_sql_paths_prune_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN00
         spark.sql(f"CREATE TABLE events_v1 USING bloomparquet OPTIONS ('bloom.enabled'='{enabled}', "
                   f"'bloom.sparkPushdown'='none') LOCATION '{lake}'")
         df = spark.sql(f"SELECT * FROM events_v1 WHERE user_id = {key}")
-        rows, m = _run(df)
+        with spark_conf(spark, {"spark.bloomparquet.sql.planTimePruning": "false"}):
+            rows, m = _run(df)
+        assert "bloomTasksPlanned" not in m
         assert rows == []
         scanned[enabled] = m["numOutputRows"]
     spark.sql("DROP TABLE IF EXISTS events_v1")
