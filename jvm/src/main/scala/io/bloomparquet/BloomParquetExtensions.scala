@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{SqlFunctions, SqlStrategy}
+import io.bloomparquet.sql.{SqlFunctions, SqlStrategy, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -8,11 +8,13 @@ import org.apache.spark.sql.SparkSessionExtensions
  * `spark.sql.extensions=io.bloomparquet.BloomParquetExtensions` (`bloomparquet.session()`
  * and `configure()` set it). It registers bloomparquet's SQL table functions, which
  * also serve Spark Connect clients: everything Python does through py4j on a
- * classic session has a SQL form here.
+ * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
+ * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan.
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all.foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
+    extensions.injectOptimizerRule(V2ScanRoute(_))
   }
 }

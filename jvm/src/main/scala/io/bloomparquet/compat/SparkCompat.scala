@@ -12,9 +12,11 @@ import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.QueryExecution
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
   ParquetWrite}
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport
@@ -102,6 +104,10 @@ object SparkCompat {
   def envConf(key: String): Option[String] = Option(SparkEnv.get).flatMap(_.conf.getOption(key))
 
   // --- SQL extension points ---
+
+  /** A V2 relation over `table` whose output is `output` (the V1 relation's attributes, so the plan above resolves). */
+  def v2Relation(table: Table, output: Seq[AttributeReference], options: CaseInsensitiveStringMap): LogicalPlan =
+    DataSourceV2Relation.create(table, None, None, options).copy(output = output)
 
   /** What `SparkSessionExtensions.injectTableFunction` takes. */
   type TableFunction = (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan)

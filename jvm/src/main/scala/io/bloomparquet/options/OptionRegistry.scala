@@ -64,8 +64,17 @@ object OptionRegistry {
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
     Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
 
+  // --- session confs of the SQL extension (BloomParquetExtensions), read per query ---
+  val SqlPlanTimePruning: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.sql.planTimePruning", Bool, Some(true),
+    Seq(Sql), "catalog tables USING bloomparquet, bloomparquet.`path` SQL and views over them plan through the V2 scan " +
+      "(pruning before tasks start, metrics, runtime filters from joins); false: Spark's V1 file route, which prunes " +
+      "inside each task")
+  val SqlParquet: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.parquet.enabled", Bool, Some(false), Seq(Sql),
+    "plain Parquet reads (spark.read.parquet, USING parquet tables, Hive Parquet tables Spark converts) plan through " +
+      "bloomparquet's scan too, with its default read options; false: Spark's own Parquet scan")
+
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, SparkPushdownKey, Columns, Fpp, ColumnFpp,
-    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads)
+    ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, SqlPlanTimePruning, SqlParquet)
 
   /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
   val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))

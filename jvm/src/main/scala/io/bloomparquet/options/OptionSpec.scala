@@ -13,7 +13,9 @@ object Scope {
   case object Retrofit extends Scope("retrofit")
   /** A Spark conf (`--conf`, the session builder), read once per JVM. */
   case object Session extends Scope("session")
-  val all: Seq[Scope] = Seq(Read, Write, Retrofit, Session)
+  /** A session conf the SQL extension reads whenever it optimizes a query (`spark.conf.set`, `SET`). */
+  case object Sql extends Scope("sql")
+  val all: Seq[Scope] = Seq(Read, Write, Retrofit, Session, Sql)
 }
 
 /**

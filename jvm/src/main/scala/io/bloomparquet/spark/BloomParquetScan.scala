@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{BloomReadOptions, PruningMode}
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RuntimeFilters}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, PartitionKeys, RuntimeFilters}
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -14,7 +14,7 @@ import org.apache.spark.sql.connector.read.{PartitionReaderFactory, SupportsRunt
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.util.SerializableConfiguration
 
 /**
@@ -46,8 +46,9 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
   @volatile private var runtimePlanned: Option[(Seq[FilePartition], PruningCounts)] = None
 
-  private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
-    val base = super.partitions
+  private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = prune(super.partitions, p)
+
+  private def prune(base: Seq[FilePartition], p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
       SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism)
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
@@ -56,15 +57,33 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override protected def partitions: Seq[FilePartition] = runtimePlanned.getOrElse(planned)._1
 
-  /** Columns a join's keys may prune at runtime: the read columns whose equality we can probe. */
-  override def filterAttributes(): Array[NamedReference] =
-    if (!settings.enabled || settings.mode != PruningMode.Plan) Array.empty
-    else readDataSchema.fields.filter(f => CatalystPredicates.supported(f.dataType)).map(f => ColumnReference(f.name): NamedReference)
+  /**
+   * Columns a join's keys may prune at runtime: the read columns whose equality we can probe
+   * (plan mode), and partition columns (files of other partitions are dropped, as Spark's V1
+   * scan does with dynamic partition pruning).
+   */
+  override def filterAttributes(): Array[NamedReference] = {
+    val data = if (!settings.enabled || settings.mode != PruningMode.Plan) Array.empty[StructField]
+      else readDataSchema.fields.filter(f => CatalystPredicates.supported(f.dataType))
+    (data ++ readPartitionSchema.fields.filter(f => PartitionKeys.supported(f.dataType)))
+      .map(f => ColumnReference(f.name): NamedReference)
+  }
 
-  override def filter(predicates: Array[Predicate]): Unit =
-    RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, SparkCompat.caseSensitive(sparkSession)).foreach {
-      runtime => runtimePlanned = Some(prune(BloomPredicate.allOf(active.toSeq :+ runtime).get))
+  override def filter(predicates: Array[Predicate]): Unit = {
+    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
+    val keys = PartitionKeys.fromPredicates(predicates.toSeq, fileIndex.partitionSchema, caseSensitive)
+    val runtime = if (!settings.enabled || settings.mode != PruningMode.Plan) None
+      else RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, caseSensitive)
+    val base = keys.fold(super.partitions) { k =>
+      TaskPacking.pack(sparkSession, super.partitions.flatMap(_.files.toSeq).filter(f => k.keeps(f.partitionValues)))
     }
+    (runtime, keys) match {
+      case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
+      case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => settings.mode == PruningMode.Plan)
+        .fold((base, PruningCounts()))(prune(base, _)))
+      case (None, None) =>
+    }
+  }
 
   private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
 

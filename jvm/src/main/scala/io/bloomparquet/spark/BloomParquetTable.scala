@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /** A directory of Parquet files read with bloom-filter pruning; everything else is Spark's Parquet. */
-final class BloomParquetTable(
+class BloomParquetTable(
     val name: String,
     sparkSession: SparkSession,
     options: CaseInsensitiveStringMap,

@@ -34,12 +34,14 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.fold.maxNdv" -> (("100", 100L), Some("many")),
     "bloom.overwrite" -> (("true", true), Some("1")),
     "spark.bloomparquet.cache.maxMb" -> (("0", 0L), Some("-1")),
-    "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")))
+    "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")),
+    "spark.bloomparquet.sql.planTimePruning" -> (("false", false), Some("off")),
+    "spark.bloomparquet.parquet.enabled" -> (("TRUE", true), Some("yes")))
 
   private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
 
   private def check(spec: OptionSpec[_], value: String): Any =
-    if (spec.scopes == Seq(Scope.Session)) spec.parse(spec.key, value) // Spark confs, not options
+    if (spec.scopes.forall(Seq(Scope.Session, Scope.Sql).contains)) spec.parse(spec.key, value) // Spark confs, not options
     else spec.parse(keyGiven(spec), OptionValidator.validate(Map(keyGiven(spec) -> value), spec.scopes).values(keyGiven(spec).toLowerCase))
 
   test("every registry entry has samples; keys are unique and in Spark's style") {

@@ -1,0 +1,103 @@
+package io.bloomparquet.sql
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.options.OptionRegistry.{SqlParquet, SqlPlanTimePruning}
+import io.bloomparquet.options.OptionSpec
+import io.bloomparquet.spark.{BloomParquetFileFormat, ListedBloomParquetTable, ProcessConfs}
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, AttributeSet, Expression, PredicateHelper,
+  SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRelation, LogicalRelation,
+  PartitioningAwareFileIndex}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * The extension's optimizer rule: a V1 file relation of `bloomparquet` (a catalog table,
+ * `bloomparquet.`path``, a view over them) and, with `spark.bloomparquet.parquet.enabled`,
+ * of plain `parquet`, becomes a V2 relation over a [[ListedBloomParquetTable]] with the same
+ * output attributes, options, schema and files. It runs in the operator optimization batch,
+ * before "Early Filter and Projection Push-Down" builds V2 scans, so the scan gets pushdown,
+ * plan-time pruning, metrics and runtime filters like `spark.read.format("bloomparquet")`.
+ * Write targets are commands by then, not relations, so writes keep Spark's V1 path.
+ * What the V2 file scan cannot serve stays on V1 ([[V2ScanRoute.convertible]]).
+ */
+final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    val bloom = enabled(SqlPlanTimePruning)
+    val parquet = enabled(SqlParquet)
+    def wanted(rel: LogicalRelation): Option[HadoopFsRelation] = V2ScanRoute.convertible(rel, bloom, parquet)
+    if (!bloom && !parquet) plan
+    else plan.transformDown {
+      // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
+      case f @ Filter(condition, rel: LogicalRelation) if wanted(rel).isDefined =>
+        convert(rel, wanted(rel).get, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case rel: LogicalRelation if wanted(rel).isDefined => convert(rel, wanted(rel).get, None).getOrElse(rel)
+    }
+  }
+
+  private def enabled(spec: OptionSpec[Boolean]): Boolean =
+    SparkCompat.sqlConf(spark).getConfString(spec.key, null) match {
+      case null => spec.default.get
+      case text => spec.parse(spec.key, text)
+    }
+
+  private def convert(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Option[LogicalPlan] = {
+    val index: PartitioningAwareFileIndex = fs.location match {
+      case catalog: CatalogFileIndex => catalog.filterPartitions(partitionFilters(rel, fs, condition))
+      case listed: PartitioningAwareFileIndex => listed
+      case _ => return None
+    }
+    ProcessConfs.applyOnDriver(spark)
+    SbbfKernels.get() // picks the kernel now, so its background warm-up runs before the first query plans
+    val options = fs.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }
+    val map = new CaseInsensitiveStringMap(options.asJava)
+    val name = rel.catalogTable.map(_.identifier.unquotedString)
+      .getOrElse(s"${fs.fileFormat} ${index.rootPaths.mkString(",")}")
+    val table = new ListedBloomParquetTable(name, spark, map, index, fs.schema, fs.fileFormat.getClass)
+    val output = rel.output.collect { case a: AttributeReference => a }
+    // The V2 table must see the columns the V1 relation exposes, in order; otherwise Spark keeps its route.
+    val same = try {
+      table.schema.length == output.length && table.schema.fields.zip(output).forall { case (f, a) =>
+        f.name == a.name && f.dataType == a.dataType
+      }
+    } catch { case NonFatal(_) => false }
+    if (same) Some(SparkCompat.v2Relation(table, output, map)) else None
+  }
+
+  private def partitionFilters(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Seq[Expression] = {
+    val resolver = SparkCompat.sqlConf(spark).resolver
+    val partitionColumns = AttributeSet(rel.output.filter(a => fs.partitionSchema.fieldNames.exists(resolver(_, a.name))))
+    condition.toSeq.flatMap(splitConjunctivePredicates).filter { e =>
+      e.deterministic && !SubqueryExpression.hasSubquery(e) && e.references.nonEmpty &&
+        e.references.subsetOf(partitionColumns)
+    }
+  }
+}
+
+object V2ScanRoute {
+  /**
+   * The relation's files, when the V2 scan serves it exactly as Spark's V1 scan would. Left to
+   * Spark: streaming relations, bucketed tables (V2 file scans ignore buckets), relations whose
+   * output carries file metadata columns (`_metadata`), formats other than ours and (opted in)
+   * Spark's exact `ParquetFileFormat`.
+   */
+  def convertible(rel: LogicalRelation, bloom: Boolean, parquet: Boolean): Option[HadoopFsRelation] =
+    rel.relation match {
+      case fs: HadoopFsRelation if !rel.isStreaming && fs.bucketSpec.isEmpty &&
+          rel.output.length == fs.schema.length && ours(fs, bloom, parquet) => Some(fs)
+      case _ => None
+    }
+
+  private def ours(fs: HadoopFsRelation, bloom: Boolean, parquet: Boolean): Boolean = fs.fileFormat match {
+    case _: BloomParquetFileFormat => bloom
+    case f => parquet && f.getClass == classOf[ParquetFileFormat]
+  }
+}
