@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{SqlFunctions, SqlStrategy, V2ScanRoute}
+import io.bloomparquet.sql.{KeySetPruning, SqlFunctions, SqlStrategy, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -9,12 +9,14 @@ import org.apache.spark.sql.SparkSessionExtensions
  * and `configure()` set it). It registers bloomparquet's SQL table functions, which
  * also serve Spark Connect clients: everything Python does through py4j on a
  * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
- * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan.
+ * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
+ * [[KeySetPruning]], which gives that scan runtime filters from small key sets.
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all.foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
+    extensions.injectPreCBORule(KeySetPruning(_))
   }
 }

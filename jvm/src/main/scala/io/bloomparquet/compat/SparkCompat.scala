@@ -9,8 +9,9 @@ import org.apache.spark.SparkEnv
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruningSubquery, Expression, ExpressionInfo,
+  NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Subquery}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
@@ -108,6 +109,27 @@ object SparkCompat {
   /** A V2 relation over `table` whose output is `output` (the V1 relation's attributes, so the plan above resolves). */
   def v2Relation(table: Table, output: Seq[AttributeReference], options: CaseInsensitiveStringMap): LogicalPlan =
     DataSourceV2Relation.create(table, None, None, options).copy(output = output)
+
+  /**
+   * `plan` optimized on its own, as Spark optimizes a subquery's plan: a join side seen by a
+   * pre-CBO rule is not through V2 pushdown yet, and a dynamic pruning filter's plan is planned as is.
+   */
+  def optimizeSubquery(spark: SparkSession, plan: LogicalPlan): LogicalPlan =
+    spark.sessionState.optimizer.execute(Subquery(plan, correlated = false)) match {
+      case Subquery(child, _) => child
+      case other => other
+    }
+
+  /** Spark's dynamic pruning filter: `key IN (keyColumn of keys)`, planned (and run) by Spark. */
+  def dynamicPruningSubquery(key: Expression, keys: LogicalPlan, keyColumns: Seq[Expression],
+      onlyInBroadcast: Boolean): Expression = {
+    // 4.3 added a second parameter list (a broadcast value projection, None here): the one
+    // constructor, called with or without it.
+    val constructor = classOf[DynamicPruningSubquery].getConstructors.maxBy(_.getParameterCount)
+    val args = Seq[AnyRef](key, keys, keyColumns, Seq(0), Boolean.box(onlyInBroadcast), NamedExpression.newExprId, None)
+    constructor.newInstance(args ++ Seq.fill(constructor.getParameterCount - args.size)(None): _*)
+      .asInstanceOf[Expression]
+  }
 
   /** What `SparkSessionExtensions.injectTableFunction` takes. */
   type TableFunction = (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan)

@@ -80,9 +80,14 @@ object OptionRegistry {
     "plain Parquet reads (spark.read.parquet, USING parquet tables, Hive Parquet tables Spark converts) plan through " +
       "bloomparquet's scan too, with its default read options; false: Spark's own Parquet scan")
 
+  val KeySetMaxBytes: OptionSpec[Long] = OptionSpec("spark.bloomparquet.keySet.maxBytes", IntRange(0, Long.MaxValue),
+    Some(10L << 20), Seq(Sql), "joins and IN (subquery) whose key side is estimated at most this many bytes give the " +
+      "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
+      "(no selective predicate on the key side); 0: off")
+
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
-    SqlPlanTimePruning, SqlParquet)
+    SqlPlanTimePruning, SqlParquet, KeySetMaxBytes)
 
   /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
   val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))

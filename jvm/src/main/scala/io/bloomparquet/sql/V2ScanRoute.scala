@@ -43,11 +43,7 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     }
   }
 
-  private def enabled(spec: OptionSpec[Boolean]): Boolean =
-    SparkCompat.sqlConf(spark).getConfString(spec.key, null) match {
-      case null => spec.default.get
-      case text => spec.parse(spec.key, text)
-    }
+  private def enabled(spec: OptionSpec[Boolean]): Boolean = SqlConfs.value(spark, spec)
 
   private def convert(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Option[LogicalPlan] = {
     val index: PartitioningAwareFileIndex = fs.location match {

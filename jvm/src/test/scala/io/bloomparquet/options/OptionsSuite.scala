@@ -38,7 +38,8 @@ class OptionsSuite extends munit.FunSuite {
     "spark.bloomparquet.planning.threads" -> (("4", 4L), Some("1025")),
     "spark.bloomparquet.planning.distributedThreshold" -> (("10000", 10000L), Some("-1")),
     "spark.bloomparquet.sql.planTimePruning" -> (("false", false), Some("off")),
-    "spark.bloomparquet.parquet.enabled" -> (("TRUE", true), Some("yes")))
+    "spark.bloomparquet.parquet.enabled" -> (("TRUE", true), Some("yes")),
+    "spark.bloomparquet.keySet.maxBytes" -> (("1048576", 1048576L), Some("-1")))
 
   private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
 

@@ -1,0 +1,106 @@
+package io.bloomparquet.sql
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
+import io.bloomparquet.spark.BloomParquetTable
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, DynamicPruningSubquery,
+  EqualTo, Expression, InSubquery, ListQuery, NamedExpression, PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, HintInfo, Join, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+
+/**
+ * Key-set lookups: `fact.join(keys, "k")` (inner, left semi, and the outer joins on their
+ * prunable side) and `WHERE k IN (SELECT id FROM keys)` give the bloomparquet scan of `fact`
+ * a runtime filter with the keys when `keys` is at most `spark.bloomparquet.keySet.maxBytes`
+ * (estimated) — where Spark's own dynamic pruning plans nothing because `keys` has no
+ * selective predicate (it plans those itself; this rule then stays out of its way).
+ *
+ * It is a pre-CBO rule: operator optimization is done, V2 scans are not built yet, and
+ * `IN (subquery)` is not yet a join. The filter is Spark's own `DynamicPruningSubquery`, so
+ * Spark plans it (reusing the join's broadcast, else an aggregate over the keys) and hands
+ * the scan `k IN (keys)` through `SupportsRuntimeV2Filtering`. Spark's dynamic pruning skips a
+ * join whose side is already such a filter. The key must be a column of the scan itself (a
+ * cast means the types differ: no filter), and the scan converts only literals of the
+ * column's exact type, so keys are probed correctly or not at all.
+ */
+final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    val maxBytes = SqlConfs.value(spark, KeySetMaxBytes)
+    if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
+    else plan.transformUp {
+      case j @ Join(left, right, joinType, Some(condition), hint) if !pruned(left) && !pruned(right) =>
+        val keys = splitConjunctivePredicates(condition).collect {
+          case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
+          case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
+        }
+        def onLeft = keys.collectFirst {
+          case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcast(hint.rightHint)) =>
+          j.copy(left = withKeys(l, left, right, r))
+        }
+        def onRight = keys.collectFirst {
+          case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcast(hint.leftHint)) =>
+          j.copy(right = withKeys(r, right, left, l))
+        }
+        onLeft.orElse(onRight).getOrElse(j)
+      case f @ Filter(condition, child) if !pruned(child) =>
+        splitConjunctivePredicates(condition).collectFirst {
+          case InSubquery(Seq(key), query: ListQuery)
+              if query.outerAttrs.isEmpty && query.plan.output.size == 1 && worth(key, child, query.plan, maxBytes, hinted = false) =>
+            // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
+            f.copy(child = Filter(dynamicFilter(key, query.plan, query.plan.output.head), child))
+        }.getOrElse(f)
+    }
+  }
+
+  private def side(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
+
+  private def pruned(plan: LogicalPlan): Boolean = plan match {
+    case Filter(_: DynamicPruningSubquery, _) => true
+    case _ => false
+  }
+
+  private def canPruneLeft(t: JoinType): Boolean = t == Inner || t == LeftSemi || t == RightOuter
+  private def canPruneRight(t: JoinType): Boolean = t == Inner || t == LeftOuter
+
+  /**
+   * A filter is worth it when `key` is a column of a bloomparquet scan under `pruned`, the
+   * keys come from a batch plan small enough to broadcast (estimated at most `maxBytes`, or
+   * hinted: a DataFrame made from local rows has no size estimate), and Spark's own dynamic
+   * pruning would not plan one (it does when the other side has a likely selective predicate).
+   */
+  private def worth(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, maxBytes: Long, hinted: Boolean): Boolean =
+    !keys.isStreaming && scanColumn(key, pruned) && (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes)) &&
+      !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false }
+
+  private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
+
+  /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation? */
+  private def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
+    case (a: Attribute, Project(list, child)) =>
+      list.collectFirst {
+        case n: NamedExpression if n.exprId == a.exprId => n
+      }.exists {
+        case Alias(inner: Attribute, _) => scanColumn(inner, child)
+        case inner: Attribute => scanColumn(inner, child)
+        case _ => false
+      }
+    case (a: Attribute, Filter(_, child)) => scanColumn(a, child)
+    case (a: AttributeReference, r: DataSourceV2Relation) => ours(r) && r.output.exists(_.exprId == a.exprId)
+    case _ => false
+  }
+
+  private def ours(r: DataSourceV2Relation): Boolean = r.table match {
+    case _: BloomParquetTable => true
+    case _ => false
+  }
+
+  private def withKeys(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Expression): LogicalPlan =
+    Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn), pruned)
+
+  private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression): Expression =
+    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = false)
+}

@@ -1,0 +1,157 @@
+"""Key-set lookups (the extension's KeySetPruning rule): joins to a small key set and
+``WHERE k IN (SELECT ...)`` prune the bloomparquet side with the keys at runtime, where
+Spark's own dynamic pruning plans nothing (no selective predicate on the keys). Rows always
+equal Spark's ``parquet`` with pushdown off; keys of another type than the column are
+probed correctly or not at all."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bloomparquet import scan_metrics
+
+from .spark_conf import spark_conf
+
+ROWS = 20_000
+COLUMNS = {"i": "int", "l": "bigint", "s": "string", "d": "decimal(10,2)", "dt": "date"}
+
+
+def _value(column: str, n: int) -> object:
+    """The value row ``n`` stores in ``column`` (even ``n`` only: odd ones are absent)."""
+    return {"i": n, "l": n * 1_000_003, "s": f"user-{n}", "d": Decimal(n) / 100,
+            "dt": dt.date(2000, 1, 1) + dt.timedelta(days=n)}[column]
+
+
+@pytest.fixture(scope="module")
+def fact(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    """Shuffled even ids in 20 row groups, a filter on every column (bloomparquet's writer)."""
+    path = tmp_path_factory.mktemp("keysets") / "fact"
+    df = spark.range(ROWS).selectExpr("(id * 7919 % 20000) * 2 as n").selectExpr(
+        "cast(n as int) as i", "n * 1000003 as l", "concat('user-', n) as s",
+        "cast(n / 100 as decimal(10,2)) as d", "date_add(date'2000-01-01', cast(n as int)) as dt")
+    (df.coalesce(1).write.format("bloomparquet").option("bloom.columns", ",".join(COLUMNS))
+       .option("parquet.block.size", 24 * 1024).save(str(path)))
+    return path
+
+
+def _rows(df) -> list:  # noqa: ANN001
+    return sorted(df.collect(), key=repr)
+
+
+def _oracle(spark, fact: Path, query):  # noqa: ANN001, ANN202
+    """The same query over Spark's parquet with pushdown off (no key-set filter: not bloomparquet)."""
+    with spark_conf(spark, {"spark.sql.parquet.filterPushdown": "false"}):
+        return _rows(query(spark.read.parquet(str(fact))))
+
+
+# A key's type: the column's own, or another one Spark casts one side to.
+KEY_TYPES = {"i": ["int", "bigint"], "l": ["bigint", "decimal(20,0)"], "s": ["string", "binary"],
+             "d": ["decimal(10,2)", "decimal(12,4)"], "dt": ["date", "timestamp"]}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_key_set_joins_match_spark(spark, fact: Path, data) -> None:  # noqa: ANN001
+    column = data.draw(st.sampled_from(sorted(COLUMNS)), label="column")
+    key_type = data.draw(st.sampled_from(KEY_TYPES[column]), label="key type")
+    ns = data.draw(st.lists(st.integers(0, 2 * ROWS + 50), max_size=40), label="key ids")
+    nulls = data.draw(st.integers(0, 2), label="nulls")
+    how = data.draw(st.sampled_from(["inner", "left_semi", "in_subquery", "keys_left"]), label="how")
+    mode = data.draw(st.sampled_from(["plan", "task"]), label="mode")
+    keys_rows = [(_value(column, n),) for n in ns] + [(None,)] * nulls
+    keys = spark.createDataFrame(keys_rows, f"k {COLUMNS[column]}").selectExpr(f"cast(k as {key_type}) as k")
+    keys = keys.coalesce(1).cache()  # a plan with a size estimate, small enough to broadcast
+
+    def query(table):  # noqa: ANN001, ANN202
+        if how == "inner":
+            return table.join(keys, table[column] == keys["k"])
+        if how == "left_semi":
+            return table.join(keys, table[column] == keys["k"], "left_semi")
+        if how == "keys_left":
+            return keys.join(table, table[column] == keys["k"], "inner")
+        table.createOrReplaceTempView("ks_fact")
+        keys.createOrReplaceTempView("ks_keys")
+        return table.sparkSession.sql(f"SELECT * FROM ks_fact WHERE {column} IN (SELECT k FROM ks_keys)")
+
+    ours = query(spark.read.format("bloomparquet").option("bloom.mode", mode).load(str(fact)))
+    assert _rows(ours) == _oracle(spark, fact, query)
+    keys.unpersist()
+
+
+def _metrics_of(spark, fact: Path, keys_sql: str, how: str = "inner") -> tuple[int, dict]:  # noqa: ANN001
+    keys = spark.sql(keys_sql)
+    q = spark.read.format("bloomparquet").load(str(fact)).join(keys, "l", how)
+    rows = _rows(q)
+    assert rows == _oracle(spark, fact, lambda t: t.join(keys, "l", how))
+    return len(rows), scan_metrics(q)
+
+
+@pytest.fixture
+def key_file(spark, tmp_path: Path) -> str:  # noqa: ANN001
+    """A Parquet file of keys: 3 absent ones, one present (row id 2), a null and a duplicate."""
+    path = str(tmp_path / "keys")
+    present = _value("l", 2)
+    spark.createDataFrame([(3,), (5,), (7,), (present,), (None,), (present,)], "l bigint") \
+        .coalesce(1).write.parquet(path)
+    return path
+
+
+def test_keys_from_a_file_prune_at_runtime(spark, fact: Path, key_file: str) -> None:  # noqa: ANN001
+    n, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{key_file}`")
+    assert n == 2  # the present key, twice (a duplicate key joins twice)
+    # Every row group but the one holding the key (and false positives at 1 %) is skipped.
+    assert m["numOutputRows"] <= 3 * ROWS // 20, m
+    n, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{key_file}`", "left_semi")
+    assert n == 1 and m["numOutputRows"] <= 3 * ROWS // 20, m
+
+
+def test_no_filter_over_the_threshold_or_switched_off(spark, fact: Path, key_file: str) -> None:  # noqa: ANN001
+    for value in ("1", "0"):
+        with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": value}):
+            _, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{key_file}`")
+            assert m["numOutputRows"] >= ROWS, m  # the whole fact table (and the key file's rows)
+
+
+def test_empty_and_all_null_key_sets(spark, fact: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    for name, rows in (("empty", []), ("nulls", [(None,), (None,)])):
+        path = str(tmp_path / name)
+        spark.createDataFrame(rows, "l bigint").coalesce(1).write.parquet(path)
+        n, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{path}`")
+        # Only the key file's rows (AQE may not even run the fact scan): no row group kept.
+        assert n == 0 and m.get("numOutputRows", 0) <= 2, (name, m)
+
+
+def test_other_key_types_are_not_probed_wrongly(spark, fact: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """int keys against the bigint column: Spark casts the column side, so no runtime filter
+    reaches the scan (it would need the column's exact type); rows still equal."""
+    path = str(tmp_path / "int-keys")
+    spark.createDataFrame([(2,), (3,)], "i int").coalesce(1).write.parquet(path)
+    keys = spark.read.parquet(path)
+    q = spark.read.format("bloomparquet").load(str(fact)).join(keys, "i")
+    assert _rows(q) == _oracle(spark, fact, lambda t: t.join(keys, "i"))
+
+
+def _optimized(df) -> str:  # noqa: ANN001
+    """The optimized plan, expression ids left out (each analysis numbers them anew)."""
+    return re.sub(r"#\d+", "#", df._jdf.queryExecution().optimizedPlan().toString())
+
+
+def test_plans_without_bloomparquet_are_untouched(spark, fact: Path, key_file: str) -> None:  # noqa: ANN001
+    def plans() -> list[str]:
+        keys = spark.read.parquet(key_file)
+        plain = spark.read.parquet(str(fact))
+        plain.createOrReplaceTempView("ks_plain")
+        keys.createOrReplaceTempView("ks_keys")
+        return [_optimized(plain.join(keys, "l")), _optimized(plain.join(keys, "l", "left_semi")),
+                _optimized(spark.sql("SELECT * FROM ks_plain WHERE l IN (SELECT l FROM ks_keys)"))]
+
+    with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):
+        off = plans()
+    assert plans() == off
