@@ -110,3 +110,26 @@ def test_sql_filter_functions_over_connect(connect, written: Path) -> None:  # n
     assert holds and all(r.result == "may-contain" for r in stored if r.row_group in holds)
     absent = connect.sql(f"SELECT * FROM bloomparquet_probe('{written}', 'k', 40001L)").collect()
     assert sum(r.result == "excluded" for r in absent) >= len(absent) - 1
+
+
+def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """With the server's session extension, a catalog table, a view over it and SQL on the path
+    plan through the V2 scan (a miss starts no task), and a join to a key file prunes at run time."""
+    connect.sql(f"CREATE TABLE IF NOT EXISTS connect_events USING bloomparquet LOCATION '{written}'")
+    connect.sql("CREATE OR REPLACE TEMP VIEW connect_view AS SELECT * FROM connect_events WHERE tag <> 'none'")
+    for source in ("connect_events", "connect_view", f"bloomparquet.`{written}`"):
+        miss = connect.sql(f"SELECT * FROM {source} WHERE k = 1235")
+        assert miss.collect() == []
+        m = bp.scan_metrics(miss)
+        assert m["tasks"] == 0 and m["bloomFilesPruned"] == m["bloomFilesTotal"] == 1, (source, m)
+    keys_path = str(tmp_path / "keys")
+    connect.createDataFrame([(1235,), (1237,), (int(_keys(1)[7]),), (None,)], "k long").coalesce(1) \
+        .write.parquet(keys_path)
+    keys = connect.read.parquet(keys_path)
+    joined = connect.table("connect_events").join(keys, "k")
+    got = _rows(joined)
+    with spark_conf(connect, PUSHDOWN_OFF):
+        assert got == _rows(connect.read.parquet(str(written)).join(keys, "k"))
+    assert len(got) == 1
+    m = bp.scan_metrics(joined)
+    assert m["bloomRowGroupsPrunedByBloom"] > 0, m
