@@ -175,10 +175,20 @@ class _Table:
         return gen in (before[-1:] + during)
 
 
+def _causes(e: Exception) -> str:
+    """The whole JVM cause chain (class and message of each), where the error came from the JVM."""
+    parts = [str(e).split("\n")[0]]
+    t = getattr(e, "_origin", None) or getattr(e, "java_exception", None)  # PySpark's error, or py4j's
+    while t is not None and len(parts) < 20:
+        parts.append(f"{t.getClass().getName()}: {t.getMessage()}")
+        t = t.getCause()
+    return " | ".join(parts)
+
+
 def _vanished(e: Exception) -> bool:
     """The error Spark's parquet raises too when a listed file is deleted before it is read
     (while reading, or while inferring the schema of ``bloomparquet.`path```: then wrapped)."""
-    s = f"{e} {getattr(e, '_stackTrace', '')} {getattr(e, '_cause', '')}"
+    s = _causes(e)
     return "FileNotFoundException" in s or "FILE_NOT_EXIST" in s or "does not exist" in s
 
 
@@ -228,7 +238,7 @@ def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: 
                     if during and _vanished(e):
                         stats["vanished"] += 1
                     else:
-                        stats["errors"].append((route, during, str(e)[:400]))
+                        stats["errors"].append((route, during, _causes(e)[:3000]))
             with guard:
                 stats["queries"] += 1
 

@@ -201,19 +201,16 @@ def test_fault_matrix(spark, copy: Path, kind: str) -> None:  # noqa: ANN001, F8
         q = df.where(f"k = {present}")
         rows_equal = q.collect() == oracle
         broken = _metric(q, "bloomBrokenFilters")
-        # SQL on a path is planned as a V1 scan today, whose node has no bloom metrics: there the rows
-        # are checked alone. Once it is planned as our V2 scan, its counts are checked like the others'.
-        v1 = broken is None and route == "sql"
+        # SQL on a path plans through the extension's V2 scan, so its node counts like the others.
         if expected == "broken":
-            ok = rows_equal and (v1 or broken == 1)
-            row[route] = f"rows {'=' if rows_equal else '≠'}, counted {'n/a (V1)' if v1 else broken}"
+            ok = rows_equal and broken == 1
+            row[route] = f"rows {'=' if rows_equal else '≠'}, counted {broken}"
         else:
             miss = df.where(f"k = {absent}")
             none_found = miss.collect() == []
             pruned = _metric(miss, "bloomRowGroupsPrunedByBloom")
-            ok = rows_equal and none_found and (v1 or (broken == 0 and (pruned or 0) >= 1))
-            row[route] = (f"rows {'=' if rows_equal and none_found else '≠'}, "
-                          + ("pruned n/a (V1)" if v1 else f"pruned {pruned}, broken {broken}"))
+            ok = rows_equal and none_found and broken == 0 and (pruned or 0) >= 1
+            row[route] = f"rows {'=' if rows_equal and none_found else '≠'}, pruned {pruned}, broken {broken}"
         if not ok:
             failures.append(f"{route}: {row[route]}")
     assert not failures, failures

@@ -1,7 +1,8 @@
 package io.bloomparquet.testing
 
 import java.net.URI
-import java.nio.file.Files
+import java.io.FileNotFoundException
+import java.nio.file.{Files, NoSuchFileException}
 import java.security.MessageDigest
 
 import scala.jdk.CollectionConverters._
@@ -20,12 +21,15 @@ class EtagFileSystem extends LocalUnderScheme {
   override def hasPathCapability(path: Path, capability: String): Boolean =
     capability == CommonPathCapabilities.ETAGS_AVAILABLE || super.hasPathCapability(path, capability)
 
-  private def tagged(st: FileStatus): FileStatus =
-    if (st.isDirectory) new FileStatus(0, true, 1, 0, st.getModificationTime, st.getPath)
-    else new EtagFileSystem.Status(st, EtagFileSystem.md5(pathToFile(st.getPath)))
+  /** The status with its etag; None when the file vanished after it was listed. */
+  private def tagged(st: FileStatus): Option[FileStatus] =
+    if (st.isDirectory) Some(new FileStatus(0, true, 1, 0, st.getModificationTime, st.getPath))
+    else EtagFileSystem.md5(pathToFile(st.getPath)).map(new EtagFileSystem.Status(st, _))
 
-  override def getFileStatus(f: Path): FileStatus = tagged(super.getFileStatus(f))
-  override def listStatus(f: Path): Array[FileStatus] = super.listStatus(f).map(tagged)
+  override def getFileStatus(f: Path): FileStatus =
+    tagged(super.getFileStatus(f)).getOrElse(throw new FileNotFoundException(s"File $f does not exist"))
+  // A store's listing is one snapshot with its etags: a file deleted while they are hashed here is left out.
+  override def listStatus(f: Path): Array[FileStatus] = super.listStatus(f).flatMap(tagged)
 }
 
 object EtagFileSystem {
@@ -37,8 +41,9 @@ object EtagFileSystem {
     override def getEtag: String = etag
   }
 
-  private def md5(file: java.io.File): String =
-    MessageDigest.getInstance("MD5").digest(Files.readAllBytes(file.toPath)).map("%02x".format(_)).mkString
+  private def md5(file: java.io.File): Option[String] =
+    try Some(MessageDigest.getInstance("MD5").digest(Files.readAllBytes(file.toPath)).map("%02x".format(_)).mkString)
+    catch { case _: NoSuchFileException => None }
 
   /** Hadoop settings that mount this file system under `etag:` (uncached: each instance sees the files as they are). */
   def settings: java.util.Map[String, String] = Map(
