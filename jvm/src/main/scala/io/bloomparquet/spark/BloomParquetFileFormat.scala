@@ -62,8 +62,9 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       case Some(p) =>
         val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
         val useCache = settings.useCache
+        val gapBytes = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
         (file: PartitionedFile) => {
-          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1)
+          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1, gapBytes)
           kept.iterator.flatMap(read)
         }
     }

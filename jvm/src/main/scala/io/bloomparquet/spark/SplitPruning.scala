@@ -21,10 +21,12 @@ object SplitPruning {
    * `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`); `earlyStop`:
    * read no more filters once those read show they can't prune (`bloom.earlyStop`, [[ProbeGate]]);
    * `distributed`: the session and the number of files from which the reads run as a Spark job
-   * on the executors ([[DistributedPlanning]]) rather than here.
+   * on the executors ([[DistributedPlanning]]) rather than here; `gapBytes`: pruned row groups
+   * between two surviving runs are read when they hold at most this many bytes, rather than
+   * the file opened once more (Spark's `spark.sql.files.openCostInBytes`, [[SplitPlanner]]).
    */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int, earlyStop: Boolean = true,
+      useCache: Boolean, parallelism: Int, gapBytes: Long, earlyStop: Boolean = true,
       distributed: Option[(SparkSession, Long)] = None): (Seq[PartitionedFile], PruningCounts) = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
@@ -41,11 +43,14 @@ object SplitPruning {
         DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
       case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
     }
-    val kept = keyed.flatMap { case (split, key) =>
+    val plans = keyed.map { case (split, key) =>
       val outcome = outcomes(key)
-      if (outcome.failure.isDefined) Seq(split)
-      else SplitPlanner.ranges(outcome.spans, outcome.keep, split.start, split.length)
-        .map { case (start, length) => SparkCompat.withRange(split, start, length) }
+      if (outcome.failure.isDefined) SplitPlanner.Plan(Seq((split.start, split.length)), 0)
+      else SplitPlanner.plan(outcome.spans, outcome.keep, split.start, split.length, gapBytes)
+    }
+    val kept = keyed.zip(plans).flatMap { case ((split, _), plan) =>
+      if (plan.ranges == Seq((split.start, split.length))) Seq(split)
+      else plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) }
     }
     val mine = counted.map(outcomes)
     val ok = mine.filter(_.failure.isEmpty)
@@ -56,6 +61,7 @@ object SplitPruning {
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
       rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
+      rowGroupsReadInGaps = plans.map(_.rowGroupsBridged.toLong).sum,
       // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,

@@ -17,13 +17,13 @@ import org.apache.spark.util.SerializableConfiguration
  * so planning never reads a footer however many files there are.
  */
 final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate: BloomPredicate,
-    conf: Broadcast[SerializableConfiguration], caseSensitive: Boolean, useCache: Boolean)
+    conf: Broadcast[SerializableConfiguration], caseSensitive: Boolean, useCache: Boolean, gapBytes: Long)
   extends PartitionReaderFactory {
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
       val (kept, counts) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive, useCache,
-        parallelism = 1)
+        parallelism = 1, gapBytes)
       (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
     case other => (other, PruningCounts())
   }

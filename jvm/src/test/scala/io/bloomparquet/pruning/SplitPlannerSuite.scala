@@ -48,4 +48,39 @@ class SplitPlannerSuite extends munit.FunSuite {
     assertEquals(ranges.size, 1)
     assertEquals(ranges.flatMap(selected), Seq(0, 1))
   }
+
+  test("a gap of pruned row groups no bigger than gapBytes is read; a bigger one is opened around") {
+    val keep = Set(0, 3) // gap: row groups 1 and 2, 200 bytes
+    val merged = SplitPlanner.plan(spans, keep, 0, 1000, gapBytes = 200)
+    assertEquals(merged.ranges.flatMap(selected), Seq(0, 1, 2, 3))
+    assertEquals(merged.rowGroupsBridged, 2)
+    val apart = SplitPlanner.plan(spans, keep, 0, 1000, gapBytes = 199)
+    assertEquals(apart.ranges.flatMap(selected), Seq(0, 3))
+    assertEquals(apart.rowGroupsBridged, 0)
+  }
+
+  test("leading and trailing pruned row groups are never read to bridge") {
+    val plan = SplitPlanner.plan(spans, Set(1, 2), 0, 1000, gapBytes = Long.MaxValue)
+    assertEquals(plan.ranges.flatMap(selected), Seq(1, 2))
+    assertEquals(plan.rowGroupsBridged, 0)
+    assertEquals(SplitPlanner.plan(spans, _ => false, 0, 1000, Long.MaxValue), SplitPlanner.Plan(Nil, 0))
+  }
+
+  test("exhaustive with bridging: reads every kept owned row group, and pruned ones only inside small gaps") {
+    val cuts = Seq(0L, 50L, 60L, 154L, 155L, 254L, 300L, 1000L)
+    for (mask <- 0 until 16; a <- cuts; b <- cuts if b > a; gap <- Seq(0L, 100L, 200L, 1000L)) {
+      val keep = (i: Int) => (mask & (1 << i)) != 0
+      val owned = spans.indices.filter { i => val m = spans(i).midpoint; m >= a && m < b }
+      val plan = SplitPlanner.plan(spans, keep, a, b - a, gap)
+      val got = plan.ranges.flatMap(selected)
+      assertEquals(got.distinct, got, s"a row group read twice: mask=$mask split=[$a,$b) gap=$gap")
+      assert(owned.filter(keep).forall(got.contains), s"mask=$mask split=[$a,$b) gap=$gap")
+      assert(got.forall(owned.contains), s"mask=$mask split=[$a,$b) gap=$gap")
+      val extra = got.filterNot(keep)
+      assertEquals(extra.size, plan.rowGroupsBridged)
+      val kept = owned.filter(keep)
+      assert(extra.forall(i => kept.exists(_ < i) && kept.exists(_ > i)), s"not inside a gap: mask=$mask gap=$gap")
+      assert(extra.map(spans(_).compressedSize).sum <= gap * math.max(1, kept.size), s"mask=$mask gap=$gap")
+    }
+  }
 }

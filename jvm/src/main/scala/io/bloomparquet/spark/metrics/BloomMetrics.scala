@@ -14,6 +14,8 @@ class RowGroupsPrunedByBloomMetric
   extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
 class RowGroupsUnprobedMetric extends BloomSumMetric(BloomMetrics.RowGroupsUnprobed,
   "bloom: row groups kept without probing (probe could not pay off)")
+class RowGroupsReadInGapsMetric extends BloomSumMetric(BloomMetrics.RowGroupsReadInGaps,
+  "bloom: pruned row groups read anyway (small gaps between survivors: cheaper than opening the file again)")
 class FilterBytesReadMetric extends BloomSumMetric(BloomMetrics.FilterBytesRead, "bloom: filter bytes read")
 class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
@@ -25,14 +27,14 @@ class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloo
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
 final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
-    rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
+    rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
     BloomMetrics.RowGroupsPrunedByBloom -> rowGroupsPrunedByBloom, BloomMetrics.RowGroupsUnprobed -> rowGroupsUnprobed,
-    BloomMetrics.FilterBytesRead -> filterBytesRead,
+    BloomMetrics.RowGroupsReadInGaps -> rowGroupsReadInGaps, BloomMetrics.FilterBytesRead -> filterBytesRead,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.PruningTimeMs -> pruningTimeMs
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
@@ -45,6 +47,7 @@ object BloomMetrics {
   val RowGroupsPrunedByStats = "bloomRowGroupsPrunedByStats"
   val RowGroupsPrunedByBloom = "bloomRowGroupsPrunedByBloom"
   val RowGroupsUnprobed = "bloomRowGroupsUnprobed"
+  val RowGroupsReadInGaps = "bloomRowGroupsReadInGaps"
   val FilterBytesRead = "bloomFilterBytesRead"
   val FootersRead = "bloomFootersRead"
   val BrokenFilters = "bloomBrokenFilters"
@@ -54,7 +57,7 @@ object BloomMetrics {
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
-    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
+    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
     new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
