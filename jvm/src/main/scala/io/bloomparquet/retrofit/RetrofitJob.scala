@@ -1,11 +1,15 @@
 package io.bloomparquet.retrofit
 
+import java.util.UUID
+
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.spark.{JobExecutionStatus, SparkContext, SparkJobInfo}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
 
@@ -13,7 +17,8 @@ import org.apache.spark.util.SerializableConfiguration
  * Retrofit as a Spark job: one task per Parquet file under `path` (a file, a
  * directory searched recursively, or a glob; names starting with `_` or `.` are
  * skipped, as Spark does). A failed task fails the job and leaves its file as it
- * was; files already done keep their filters, so re-running resumes.
+ * was; files already done keep their filters, so re-running resumes. A failed run
+ * returns its error once all its tasks have ended, so no temporary file is left then.
  */
 object RetrofitJob {
   val DefaultFpp: Double = OptionRegistry.Fpp.default.get
@@ -30,11 +35,39 @@ object RetrofitJob {
     val shipped = new SerializableConfiguration(conf)
     val cols = columns.toVector
     val caseSensitive = SparkCompat.caseSensitive(spark)
-    spark.sparkContext
-      .parallelize(files, files.size)
-      .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite, caseSensitive))
-      .collect()
-      .toSeq
+    val sc = spark.sparkContext
+    val tag = s"bloomparquet-retrofit-${UUID.randomUUID()}"
+    sc.addJobTag(tag)
+    try {
+      sc.parallelize(files, files.size)
+        .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite, caseSensitive))
+        .collect()
+        .toSeq
+    } catch {
+      case NonFatal(e) => settle(sc, tag); throw e
+    } finally sc.removeJobTag(tag)
+  }
+
+  /**
+   * Waits (up to `timeoutMs`) until no task of the tagged jobs still runs. A failed task fails
+   * the job at once, while Spark lets the others run on (they are not interrupted); each of those
+   * removes its own temporary file, so once they end the directory holds originals only. The
+   * status store learns of events in order: once it shows the job ended, it has seen every task
+   * start, and its active-task counts fall as those tasks end.
+   */
+  private def settle(sc: SparkContext, tag: String, timeoutMs: Long = 120000): Unit = {
+    val tracker = sc.statusTracker
+    def jobs = tracker.getJobIdsForTag(tag).toSeq.flatMap(id => tracker.getJobInfo(id).toSeq)
+    def running(js: Seq[SparkJobInfo]): Boolean = js.exists(_.status == JobExecutionStatus.RUNNING) ||
+      js.flatMap(_.stageIds.toSeq).flatMap(id => tracker.getStageInfo(id).toSeq).exists(_.numActiveTasks > 0)
+    val start = System.nanoTime()
+    def elapsedMs = (System.nanoTime() - start) / 1000000L
+    var js = jobs
+    // No job after a few seconds: it failed before it was submitted, so no task runs.
+    while (elapsedMs < timeoutMs && (if (js.isEmpty) elapsedMs < 5000 else running(js))) {
+      Thread.sleep(20)
+      js = jobs
+    }
   }
 
   /** For Python: results as one map per file. */
