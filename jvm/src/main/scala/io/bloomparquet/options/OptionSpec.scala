@@ -48,6 +48,9 @@ final case class OptionSpec[T](key: String, kind: OptionKind[T], default: Option
   /** `text` parsed, or an error naming `givenKey`, the value and what is accepted. */
   def parse(givenKey: String, text: String): T =
     kind.parse(text.trim).getOrElse(OptionSpec.reject(givenKey, text, kind))
+
+  /** The value `conf` gives this (non per-column) key, parsed, else the default (`spark.conf.getOption`, a SparkEnv). */
+  def from(conf: String => Option[String]): T = conf(key).fold(default.get)(parse(key, _))
 }
 
 object OptionSpec {

@@ -50,12 +50,14 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def prune(base: Seq[FilePartition], p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
     val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism,
-      SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes, settings.earlyStop,
+      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism, gapBytes, settings.earlyStop,
       DistributedPlanning.threshold(sparkSession).map(sparkSession -> _))
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
     (if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts)
   }
+
+  /** Pruned row groups read between surviving runs rather than the file opened again: Spark's price of an open. */
+  private def gapBytes: Long = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
 
   override protected def partitions: Seq[FilePartition] = runtimePlanned.getOrElse(planned)._1
 
@@ -97,8 +99,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
         val conf = SparkCompat.broadcastConf(factory)
           .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
-        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache,
-          SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes)
+        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
       case _ => factory
     }
   }

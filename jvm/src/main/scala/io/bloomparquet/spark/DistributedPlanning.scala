@@ -33,8 +33,6 @@ object DistributedPlanning {
   }
 
   /** The files from which a scan of `spark` plans this way (`spark.bloomparquet.planning.distributedThreshold`), or None: off. */
-  def threshold(spark: SparkSession): Option[Long] = {
-    val spec = OptionRegistry.PlanningDistributedThreshold
-    Some(spark.conf.getOption(spec.key).fold(spec.default.get)(spec.parse(spec.key, _))).filter(_ > 0)
-  }
+  def threshold(spark: SparkSession): Option[Long] =
+    Some(OptionRegistry.PlanningDistributedThreshold.from(spark.conf.getOption)).filter(_ > 0)
 }

@@ -2,7 +2,6 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.{CacheMaxMb, PlanningThreads}
-import io.bloomparquet.options.OptionSpec
 import io.bloomparquet.planning.{FileBloomIndexCache, PlanningPool}
 import org.apache.spark.sql.SparkSession
 
@@ -22,9 +21,8 @@ object ProcessConfs {
 
   private def applyOnce(conf: String => Option[String]): Unit = if (!applied) synchronized {
     if (!applied) {
-      def value(spec: OptionSpec[Long]): Long = conf(spec.key).fold(spec.default.get)(spec.parse(spec.key, _))
-      FileBloomIndexCache.setBudget(value(CacheMaxMb) << 20)
-      PlanningPool.setMaxThreads(value(PlanningThreads).toInt)
+      FileBloomIndexCache.setBudget(CacheMaxMb.from(conf) << 20)
+      PlanningPool.setMaxThreads(PlanningThreads.from(conf).toInt)
       applied = true
     }
   }

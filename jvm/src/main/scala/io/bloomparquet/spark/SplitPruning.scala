@@ -43,14 +43,14 @@ object SplitPruning {
         DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
       case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
     }
+    // A file that could not be read is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
-      val outcome = outcomes(key)
-      if (outcome.failure.isDefined) SplitPlanner.Plan(Seq((split.start, split.length)), 0)
-      else SplitPlanner.plan(outcome.spans, outcome.keep, split.start, split.length, gapBytes)
+      Some(outcomes(key)).filter(_.failure.isEmpty)
+        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes))
     }
-    val kept = keyed.zip(plans).flatMap { case ((split, _), plan) =>
-      if (plan.ranges == Seq((split.start, split.length))) Seq(split)
-      else plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) }
+    val kept = keyed.zip(plans).flatMap {
+      case ((split, _), None) => Seq(split)
+      case ((split, _), Some(plan)) => plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) }
     }
     val mine = counted.map(outcomes)
     val ok = mine.filter(_.failure.isEmpty)
@@ -61,7 +61,7 @@ object SplitPruning {
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
       rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
-      rowGroupsReadInGaps = plans.map(_.rowGroupsBridged.toLong).sum,
+      rowGroupsReadInGaps = plans.flatten.map(_.rowGroupsBridged.toLong).sum,
       // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,

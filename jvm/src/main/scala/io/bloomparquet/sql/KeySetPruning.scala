@@ -29,7 +29,7 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
-    val maxBytes = SqlConfs.value(spark, KeySetMaxBytes)
+    val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
     else plan.transformUp {
       case j @ Join(left, right, joinType, Some(condition), hint) if !pruned(left) && !pruned(right) =>

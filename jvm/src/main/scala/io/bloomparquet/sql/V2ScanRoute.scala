@@ -33,17 +33,19 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val bloom = enabled(SqlPlanTimePruning)
     val parquet = enabled(SqlParquet)
-    def wanted(rel: LogicalRelation): Option[HadoopFsRelation] = V2ScanRoute.convertible(rel, bloom, parquet)
+    object Wanted {
+      def unapply(rel: LogicalRelation): Option[(LogicalRelation, HadoopFsRelation)] =
+        V2ScanRoute.convertible(rel, bloom, parquet).map(rel -> _)
+    }
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, rel: LogicalRelation) if wanted(rel).isDefined =>
-        convert(rel, wanted(rel).get, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case rel: LogicalRelation if wanted(rel).isDefined => convert(rel, wanted(rel).get, None).getOrElse(rel)
+      case f @ Filter(condition, Wanted(rel, fs)) => convert(rel, fs, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case Wanted(rel, fs) => convert(rel, fs, None).getOrElse(rel)
     }
   }
 
-  private def enabled(spec: OptionSpec[Boolean]): Boolean = SqlConfs.value(spark, spec)
+  private def enabled(spec: OptionSpec[Boolean]): Boolean = spec.from(spark.conf.getOption)
 
   private def convert(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Option[LogicalPlan] = {
     val index: PartitioningAwareFileIndex = fs.location match {
