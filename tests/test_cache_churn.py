@@ -135,26 +135,27 @@ class _Held:
 
 
 class _Table:
-    """The table directory and the history of its files: (time, file, generation or None when absent)."""
+    """The table directory and the history of its files: (start, end, file, generation or None when
+    absent), an event's start and end taken around it, so a query that meets it sees either side."""
 
     def __init__(self, root: Path, versions: dict) -> None:
         self.root, self.versions, self.mutex = root, versions, threading.Lock()
-        self.history: list[tuple[float, int, int | None]] = []
+        self.history: list[tuple[float, float, int, int | None]] = []
         self.events = 0
         for f in range(FILES):
             _place(versions[(f, 0)], self._path(f), None)
-            self.history.append((time.monotonic(), f, 0))
+            self.history.append((time.monotonic(), time.monotonic(), f, 0))
 
     def _path(self, f: int) -> Path:
         return self.root / f"f{f}.parquet"
 
     def current(self, f: int) -> int | None:
-        return next((g for _, ff, g in reversed(self.history) if ff == f), None)
+        return next((g for _, _, ff, g in reversed(self.history) if ff == f), None)
 
     def churn(self, rng: random.Random) -> None:
         """One event: overwrite (same length; half the time the same modification time), delete or add."""
         f = rng.randrange(FILES)
-        path, now = self._path(f), self.current(f)
+        path, now, began = self._path(f), self.current(f), time.monotonic()
         if now is None:
             new = rng.randrange(2)
             _place(self.versions[(f, new)], path, None)
@@ -165,13 +166,13 @@ class _Table:
             new = 1 - now
             _place(self.versions[(f, new)], path, path.stat().st_mtime_ns if rng.random() < 0.5 else None)
         with self.mutex:
-            self.history.append((time.monotonic(), f, new))
+            self.history.append((began, time.monotonic(), f, new))
             self.events += 1
 
     def existed_during(self, f: int, gen: int, start: float, end: float) -> bool:
         with self.mutex:
-            before = [g for t, ff, g in self.history if ff == f and t <= start]
-            during = [g for t, ff, g in self.history if ff == f and start < t <= end]
+            before = [g for _, t1, ff, g in self.history if ff == f and t1 <= start]
+            during = [g for t0, t1, ff, g in self.history if ff == f and t1 > start and t0 <= end]
         return gen in (before[-1:] + during)
 
 
@@ -187,9 +188,11 @@ def _causes(e: Exception) -> str:
 
 def _vanished(e: Exception) -> bool:
     """The error Spark's parquet raises too when a listed file is deleted before it is read
-    (while reading, or while inferring the schema of ``bloomparquet.`path```: then wrapped)."""
+    (while reading, or while inferring the schema of ``bloomparquet.`path```: then wrapped).
+    Deleted between a task's open and its row-group read, parquet-java's vectored read in
+    Spark's own reader reopens the local file by path: ``NoSuchFileException`` (FAILED_READ_FILE.NO_HINT)."""
     s = _causes(e)
-    return "FileNotFoundException" in s or "FILE_NOT_EXIST" in s or "does not exist" in s
+    return any(m in s for m in ("FileNotFoundException", "NoSuchFileException", "FILE_NOT_EXIST", "does not exist"))
 
 
 def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
