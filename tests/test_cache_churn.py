@@ -95,6 +95,23 @@ def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Pa
         assert _route(spark, url, name).where(f"k = {odd}").collect() == expected, name
 
 
+def test_reused_task_mode_dataframe_reads_a_replaced_file_anew(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+    """A DataFrame keeps the listing it was made with, and a second action on it reuses its physical
+    plan. In task mode the decisions are made in the tasks of each action: a file replaced in place since
+    (same length, same modification time) is judged by its new filters, the etag asked of the store.
+    (Plan-time decisions are part of the reused plan: the user guide says so.)"""
+    table = tmp_path / "t"
+    table.mkdir()
+    target = table / "f0.parquet"
+    _place(versions[(0, 0)], target, None)
+    mtime = target.stat().st_mtime_ns
+    odd = 2 * 17 + 1  # in generation 1 only
+    df = _route(spark, f"etag://{table}", "task").where(f"k = {odd}")
+    assert df.collect() == []  # generation 0 read and cached under its etag: the key is absent
+    _place(versions[(0, 1)], target, mtime)
+    assert [(r.k, r.gen) for r in df.collect()] == [(odd, 1)]
+
+
 class _RWLock:
     """Many readers (queries) or one writer (a churn event); a waiting writer goes first."""
 
