@@ -23,6 +23,7 @@ from pyspark.sql import DataFrame
 import bloomparquet as bp
 
 from .datagen import Column, make_table, sql_literal, write_bloomparquet, write_pyarrow, write_spark
+from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
 pytestmark = pytest.mark.spark
@@ -31,24 +32,14 @@ TABLE, COLUMNS = make_table()
 _totals: Counter[str] = Counter()
 
 
-# SQL routes: with the session extension catalog tables, SQL on paths and views plan through the V2 scan;
-# "sql_v1" keeps Spark's V1 file route (BloomParquetFileFormat, in-task pruning) covered in the same session.
-V1_ROUTE = {"spark.bloomparquet.sql.planTimePruning": "false"}
-PARQUET_OPT_IN = {"spark.bloomparquet.parquet.enabled": "true"}
 SQL_ROUTES = ["sql", "sql_v1", "table", "table_task", "view", "parquet_opt_in", "parquet_table"]
-# Spark's price of an open is also the largest gap of pruned row groups read between two surviving runs;
-# at 0 every run of survivors is a split of its own (the other routes, at 4 MB, read such gaps).
-NO_GAP_READS = {"spark.sql.files.openCostInBytes": "0"}
 
 
 @dataclass(frozen=True)
 class Dataset:
     path: Path
     oracle: DataFrame  # Spark's parquet; queried with filter pushdown off
-    # route -> (what is queried, session confs held while it runs): DataFrame reads in plan and task mode,
-    # SQL on the path (V2 and V1), catalog tables over the path (plan and task mode), a temp view over the
-    # table, and plain parquet opted in (DataFrame and a USING parquet table)
-    routes: dict[str, tuple[DataFrame, dict[str, str]]]
+    routes: Routes  # route -> (what is queried, session confs held while it runs): see routes.bloom_routes
 
 
 @pytest.fixture(scope="module", params=["spark", "pyarrow", "bloomparquet"])
@@ -63,29 +54,8 @@ def dataset(request, spark, tmp_path_factory) -> Iterator[Dataset]:  # noqa: ANN
             write_bloomparquet(spark, TABLE, out)
     else:
         write_pyarrow(TABLE, out)
-    name = f"diff_{request.param}"
-    tables = {f"{name}_bloom": "bloomparquet", f"{name}_task": "bloomparquet OPTIONS ('bloom.mode' = 'task')",
-              f"{name}_parquet": "parquet"}
-    for table, using in tables.items():
-        spark.sql(f"CREATE TABLE {table} USING {using} LOCATION '{out}'")
-    spark.sql(f"SELECT * FROM {name}_bloom").createOrReplaceTempView(f"{name}_view")
-    sql = spark.sql(f"SELECT * FROM bloomparquet.`{out}`")
-    # Each query re-plans (and re-prunes); reading the directory once saves listing and schema inference.
-    yield Dataset(out, spark.read.parquet(str(out)), {
-        "plan": (bp.read_bloom(spark, str(out)), {}),
-        "task": (bp.read_bloom(spark, str(out), bloom_mode="task"), {}),
-        "plan_no_gap_reads": (bp.read_bloom(spark, str(out)), NO_GAP_READS),
-        "task_no_gap_reads": (bp.read_bloom(spark, str(out), bloom_mode="task"), NO_GAP_READS),
-        "sql": (sql, {}),
-        "sql_v1": (sql, V1_ROUTE),
-        "table": (spark.table(f"{name}_bloom"), {}),
-        "table_task": (spark.table(f"{name}_task"), {}),
-        "view": (spark.table(f"{name}_view"), {}),
-        "parquet_opt_in": (spark.read.parquet(str(out)), PARQUET_OPT_IN),
-        "parquet_table": (spark.table(f"{name}_parquet"), PARQUET_OPT_IN),
-    })
-    for table in tables:
-        spark.sql(f"DROP TABLE {table}")  # external: the files stay
+    with bloom_routes(spark, out, f"diff_{request.param}") as (oracle, routes):
+        yield Dataset(out, oracle, routes)
 
 
 def _absent(sql_type: str) -> st.SearchStrategy:
