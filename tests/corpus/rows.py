@@ -11,7 +11,9 @@ ROWS = 1200
 ROW_GROUP = 300
 PAGE_ROWS = 50
 NDV = ROW_GROUP  # bloom filter sizing: every row group's keys are distinct
-HIT_ID = 777  # a row whose keys are set; 1 and 's-000001' are never keys (keys are multiples of 3)
+HIT_ID = 777  # a row whose keys are set
+# Never keys (keys are multiples of 3) but inside the first row groups' min/max: only a filter prunes them.
+K_MISS, S_MISS = 1000, "s-001000"
 
 
 def key(i: int) -> int:
@@ -43,13 +45,13 @@ def base_table(rows: int = ROWS) -> pa.Table:
 # misses and a null, null-safe equality with a value and with null.
 KEY_PREDICATES = [
     f"k = {key(HIT_ID)}",
-    "k = 1",
-    f"k IN (1, {key(HIT_ID)}, {key(1000)}, NULL)",
+    f"k = {K_MISS}",
+    f"k IN ({K_MISS}, {key(HIT_ID)}, {key(1000)}, NULL)",
     f"k <=> {key(HIT_ID)}",
     "k <=> NULL",
     f"s = '{skey(HIT_ID)}'",
-    "s = 's-000001'",
-    f"s IN ('s-000001', '{skey(5)}', '{skey(1199)}')",
+    f"s = '{S_MISS}'",
+    f"s IN ('{S_MISS}', '{skey(5)}', '{skey(1199)}')",
     f"s <=> '{skey(HIT_ID)}'",
     f"k = {key(HIT_ID)} OR s = '{skey(20)}'",
 ]

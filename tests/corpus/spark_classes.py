@@ -52,17 +52,17 @@ _RAW_SCHEMA = """message raw {
   required int32 id;
   optional int32 k;
   optional binary s (UTF8);
-  optional binary bd (DECIMAL(9,2));
+  optional binary bd (DECIMAL(%d,1));
   optional group l (LIST) { repeated int32 element; }
   repeated binary r (UTF8);
 }"""
 
 
-def parquet_java_raw(out: Path, spark) -> None:  # noqa: ANN001
+def parquet_java_raw(out: Path, spark, decimal_precision: int = 20) -> None:  # noqa: ANN001
     """Through parquet-java's example writer, field by field: a 2-level list (old_list_structure),
     a repeated field with no LIST (repeated_primitive_no_list), a BYTE_ARRAY decimal (byte_array_decimal)."""
     jvm = spark._jvm
-    schema = jvm.org.apache.parquet.schema.MessageTypeParser.parseMessageType(_RAW_SCHEMA)
+    schema = jvm.org.apache.parquet.schema.MessageTypeParser.parseMessageType(_RAW_SCHEMA % decimal_precision)
     builder = (jvm.org.apache.parquet.hadoop.example.ExampleParquetWriter
                .builder(jvm.org.apache.hadoop.fs.Path(str(out / "part-0.parquet")))
                .withType(schema).withConf(spark._jsc.hadoopConfiguration()).withRowGroupSize(8 * 1024)
@@ -80,7 +80,7 @@ def parquet_java_raw(out: Path, spark) -> None:  # noqa: ANN001
             if i % 19:
                 g.append("s", f"s-{key(i):06d}")
             if i % 7:
-                unscaled = i * 10  # bd = i / 10
+                unscaled = i * 10  # bd = i (scale 1)
                 g.add("bd", binary.fromConstantByteArray(unscaled.to_bytes(4, "big", signed=True)))
             if i % 17:
                 lst = g.addGroup("l")
@@ -91,6 +91,12 @@ def parquet_java_raw(out: Path, spark) -> None:  # noqa: ANN001
             writer.write(g)
     finally:
         writer.close()
+
+
+def byte_array_decimal_int_sized(out: Path, spark) -> None:  # noqa: ANN001
+    # As byte_array_decimal.parquet: a BYTE_ARRAY decimal of precision <= 18, which Spark's vectorized
+    # reader fails on (a NullPointerException putting bytes into its int-backed decimal vector).
+    parquet_java_raw(out, spark, decimal_precision=9)
 
 
 def duckdb_v2_retrofit(out: Path, spark) -> None:  # noqa: ANN001
@@ -104,7 +110,7 @@ def duckdb_v2_retrofit(out: Path, spark) -> None:  # noqa: ANN001
 def classes() -> list:
     from .spec import FileClass
 
-    hit_bd = decimal.Decimal(HIT_ID).scaleb(-1)
+    hit_bd = decimal.Decimal(HIT_ID)
     spark_preds = [f"d9 = CAST('{HIT_ID / 100:.2f}' AS DECIMAL(9,2))", "d9 = CAST('0.03' AS DECIMAL(9,2))",
                    f"d18 = CAST('{HIT_ID * 10**6}' AS DECIMAL(18,3))", f"d30 = CAST('{HIT_ID * 10**18}' AS DECIMAL(30,2))",
                    "ts = TIMESTAMP'2020-01-01 00:12:57.000777+00:00'", "array_contains(l, 778)", "l = array(10, 11)"]
@@ -117,9 +123,11 @@ def classes() -> list:
                   spark_preds, needs_spark=True),
         FileClass("parquet_java_raw_schemas", parquet_java_raw,
                   "old_list_structure, repeated_primitive_no_list, byte_array_decimal",
-                  [f"bd = CAST('{hit_bd}' AS DECIMAL(9,2))", "bd = CAST('0.3' AS DECIMAL(9,2))", "bd <=> NULL",
+                  [f"bd = CAST('{hit_bd}' AS DECIMAL(20,1))", "bd = CAST('0.3' AS DECIMAL(20,1))", "bd <=> NULL",
                    "array_contains(l, 778)", "size(l) = 0 AND k = 3", "array_contains(r, 'r777')"],
                   needs_spark=True),
+        FileClass("byte_array_decimal_int_sized", byte_array_decimal_int_sized, "byte_array_decimal",
+                  needs_spark=True, spark_reads=False),
         FileClass("duckdb_v2_delta_retrofitted", duckdb_v2_retrofit, "(DuckDB V2 pages, filters by retrofit)",
                   [f"i32 = {HIT_ID * 7 - 5000}", "i32 = 1"], needs_spark=True),
     ]
