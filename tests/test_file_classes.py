@@ -12,13 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pyspark.sql import DataFrame
 
 import bloomparquet as bp
 
 from .corpus import CLASSES, KEY_PREDICATES, FileClass, write_all
-from .corpus.rows import K_MISS, S_MISS
+from .corpus.rows import K_MISS, ROWS, S_MISS, key
 from .result_table import publish
 from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, spark_conf
@@ -94,6 +96,27 @@ def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route
     assert not wrong, wrong
 
 
+@st.composite
+def _leaf(draw) -> str:  # noqa: ANN001
+    """=, <=> or IN on k or s, each value a key (hit) or a key plus 1 or 2 (miss, inside the min/max)."""
+    column = draw(st.sampled_from(["k", "s"]))
+    values = [key(draw(st.integers(0, ROWS - 1))) + draw(st.sampled_from([0, 0, 1, 2]))
+              for _ in range(draw(st.integers(1, 5)))]
+    literals = [str(v) if column == "k" else f"'s-{v:06d}'" for v in values]
+    op = draw(st.sampled_from(["=", "<=>", "IN"]))
+    return f"{column} IN ({', '.join(literals)})" if op == "IN" else f"{column} {op} {literals[0]}"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fc=st.sampled_from(READABLE), route=st.sampled_from(ROUTES), leaves=st.lists(_leaf(), min_size=1, max_size=2))
+def test_random_keys_match_spark(spark, classes: _Classes, fc: FileClass, route: str, leaves: list[str]) -> None:  # noqa: ANN001
+    predicate = " OR ".join(f"({leaf})" for leaf in leaves)
+    source, conf = classes.routes(fc.name)[1][route]
+    with spark_conf(spark, conf):
+        got = _rows(source.where(predicate))
+    assert got == classes.want(fc.name, predicate), (fc.name, route, predicate)
+
+
 @pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
 def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc: FileClass) -> None:  # noqa: ANN001
     """Not vacuous: the key's hit row exists in every class, and its misses (within some row
@@ -128,7 +151,17 @@ def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classe
         with pytest.raises(Exception) as ours:  # noqa: PT011
             read().collect()
         assert type(ours.value) is type(spark_error.value), route
-        assert str(ours.value).split("\n")[0] == str(spark_error.value).split("\n")[0], route
+        assert _root_cause(ours.value) == _root_cause(spark_error.value), route
+
+
+def _root_cause(error: BaseException) -> str:
+    """The JVM's innermost cause (class and message), or the Python error's first line."""
+    java = getattr(error, "java_exception", None)
+    if java is None:
+        return str(error).split("\n")[0]
+    while java.getCause() is not None:
+        java = java.getCause()
+    return java.toString()
 
 
 def test_publish_results() -> None:

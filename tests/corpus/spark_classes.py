@@ -93,6 +93,24 @@ def parquet_java_raw(out: Path, spark, decimal_precision: int = 20) -> None:  # 
         writer.close()
 
 
+def map_without_values(out: Path, spark) -> None:  # noqa: ANN001
+    """As map_no_value.parquet: a MAP whose key_value group has no value field; Spark refuses the schema."""
+    jvm = spark._jvm
+    schema = jvm.org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+        "message m { optional int32 k; optional group m (MAP) { repeated group key_value { required int32 key; } } }")
+    writer = (jvm.org.apache.parquet.hadoop.example.ExampleParquetWriter
+              .builder(jvm.org.apache.hadoop.fs.Path(str(out / "part-0.parquet")))
+              .withType(schema).withConf(spark._jsc.hadoopConfiguration()).withBloomFilterEnabled("k", True).build())
+    factory = jvm.org.apache.parquet.example.data.simple.SimpleGroupFactory(schema)
+    try:
+        for i in range(10):
+            g = factory.newGroup().append("k", key(i))
+            g.addGroup("m").addGroup("key_value").append("key", i)
+            writer.write(g)
+    finally:
+        writer.close()
+
+
 def byte_array_decimal_int_sized(out: Path, spark) -> None:  # noqa: ANN001
     # As byte_array_decimal.parquet: a BYTE_ARRAY decimal of precision <= 18, which Spark's vectorized
     # reader fails on (a NullPointerException putting bytes into its int-backed decimal vector).
@@ -128,6 +146,7 @@ def classes() -> list:
                   needs_spark=True),
         FileClass("byte_array_decimal_int_sized", byte_array_decimal_int_sized, "byte_array_decimal",
                   needs_spark=True, spark_reads=False),
+        FileClass("map_without_values", map_without_values, "map_no_value", needs_spark=True, spark_reads=False),
         FileClass("duckdb_v2_delta_retrofitted", duckdb_v2_retrofit, "(DuckDB V2 pages, filters by retrofit)",
                   [f"i32 = {HIT_ID * 7 - 5000}", "i32 = 1"], needs_spark=True),
     ]
