@@ -8,6 +8,7 @@ filter pushdown off; and a miss on the filtered key prunes row groups by bloom f
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,6 +133,41 @@ def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc:
         assert pruned == m["bloomRowGroupsTotal"] > 0, (predicate, m)
         by_bloom += m["bloomRowGroupsPrunedByBloom"]
     assert by_bloom > 0
+
+
+def test_wrong_column_indexes_are_what_they_claim(spark, corpus: dict[str, Path]) -> None:  # noqa: ANN001
+    """The rewritten indexes, read back by parquet-java (an independent decoder), are wrong as
+    intended, while the chunk statistics still count the values: all pages null, or bounds above
+    every value."""
+    import pyarrow.parquet as pq
+
+    jvm = spark._jvm
+    conf = spark._jsc.hadoopConfiguration()
+    for name, check in (("column_index_all_null_pages", "null"), ("column_index_bounds_exclude_values", "bounds")):
+        path = corpus[name] / "part-0.parquet"
+        meta = pq.ParquetFile(path).metadata
+        reader = jvm.org.apache.parquet.hadoop.ParquetFileReader.open(
+            jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(str(path)), conf))
+        try:
+            for rg, block in enumerate(reader.getRowGroups()):
+                for chunk in block.getColumns():
+                    column = chunk.getPath().toDotString()
+                    if column not in ("k", "s"):
+                        continue
+                    index = reader.readColumnIndex(chunk)
+                    stats = meta.row_group(rg).column(["id", "k", "s"].index(column)).statistics
+                    assert stats.num_values > 0 and stats.min is not None, (name, rg, column)
+                    pages = list(index.getNullPages())
+                    assert len(pages) > 1, (name, rg, column)
+                    if check == "null":
+                        assert all(pages), (name, rg, column)
+                    else:
+                        assert not any(pages)
+                        low = bytes(jvm.org.apache.parquet.io.api.Binary.fromConstantByteBuffer(
+                            index.getMinValues()[0]).getBytes())
+                        assert low in (struct.pack("<q", 2**62), b"~" * len(low)), (name, rg, column, low)
+        finally:
+            reader.close()
 
 
 UNREADABLE = [c for c in CLASSES if not c.spark_reads]
