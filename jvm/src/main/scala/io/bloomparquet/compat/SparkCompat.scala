@@ -43,6 +43,10 @@ object SparkCompat {
   def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
     file.copy(start = start, length = length)
 
+  /** `file` whole as it is now: another version of the file than the one listed. */
+  def wholeFile(file: PartitionedFile, length: Long, modificationTime: Long): PartitionedFile =
+    file.copy(start = 0, length = length, fileSize = length, modificationTime = modificationTime)
+
   def fileKey(file: PartitionedFile): FileKey = FileKey(file.toPath.toString, file.fileSize, file.modificationTime)
 
   def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)

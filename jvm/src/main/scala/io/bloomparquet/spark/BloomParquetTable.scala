@@ -32,7 +32,7 @@ class BloomParquetTable(
     val settings = BloomReadOptions.parse(merged)
     // Spark builds the scan's Hadoop configuration from these options.
     val scanOptions = if (!settings.enabled) merged
-      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings).asJava)
+      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(settings.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
       SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings)
   }

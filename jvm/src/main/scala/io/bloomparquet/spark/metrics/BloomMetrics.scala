@@ -22,6 +22,8 @@ class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bl
 class UnreadableFilesMetric
   extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
+class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
+  "bloom: files read whole (replaced since planning judged them)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
@@ -54,11 +56,12 @@ object BloomMetrics {
   val UnreadableFiles = "bloomUnreadableFiles"
   val PruningTimeMs = "bloomPruningTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
+  val FilesChangedSincePlanning = "bloomFilesChangedSincePlanning"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
-    new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric)
+    new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName
