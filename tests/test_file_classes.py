@@ -20,7 +20,7 @@ from pyspark.sql import DataFrame
 
 import bloomparquet as bp
 
-from .corpus import CLASSES, KEY_PREDICATES, FileClass, write_all
+from .corpus import BY_NAME, CLASSES, KEY_PREDICATES, FileClass, write_all, write_class
 from .corpus.rows import K_MISS, ROWS, S_MISS, key
 from .result_table import publish
 from .routes import Routes, bloom_routes
@@ -35,24 +35,26 @@ READABLE = [c for c in CLASSES if c.spark_reads]
 _results: dict[tuple[str, str], str] = {}
 
 
-@pytest.fixture(scope="module")
-def corpus(spark, tmp_path_factory) -> dict[str, Path]:  # noqa: ANN001
-    return write_all(tmp_path_factory.mktemp("file-classes"), spark)
-
-
 class _Classes:
-    """Per class: the oracle and routes (catalog tables made on first use, dropped at the end),
-    and the oracle's rows per predicate (asked once, whatever the route)."""
+    """Per class: its files (written on first use, so a selection of tests writes only its
+    classes), the oracle and routes (catalog tables made on first use, dropped at the end), and
+    the oracle's rows per predicate (asked once, whatever the route)."""
 
-    def __init__(self, spark, corpus: dict[str, Path]) -> None:  # noqa: ANN001
-        self.spark, self.corpus = spark, corpus
+    def __init__(self, spark, root: Path) -> None:  # noqa: ANN001
+        self.spark, self.root = spark, root
+        self._paths: dict[str, Path] = {}
         self._open: dict[str, tuple[DataFrame, Routes]] = {}
         self._closers: list = []
         self._want: dict[tuple[str, str], list[str]] = {}
 
+    def path(self, name: str) -> Path:
+        if name not in self._paths:
+            self._paths[name] = write_class(BY_NAME[name], self.root, self.spark)
+        return self._paths[name]
+
     def routes(self, name: str) -> tuple[DataFrame, Routes]:
         if name not in self._open:
-            cm = bloom_routes(self.spark, self.corpus[name], f"fc_{name}")
+            cm = bloom_routes(self.spark, self.path(name), f"fc_{name}")
             self._open[name] = cm.__enter__()
             self._closers.append(cm)
         return self._open[name]
@@ -70,8 +72,8 @@ class _Classes:
 
 
 @pytest.fixture(scope="module")
-def classes(spark, corpus: dict[str, Path]) -> Iterator[_Classes]:  # noqa: ANN001
-    c = _Classes(spark, corpus)
+def classes(spark, tmp_path_factory) -> Iterator[_Classes]:  # noqa: ANN001
+    c = _Classes(spark, tmp_path_factory.mktemp("file-classes"))
     yield c
     c.close()
 
@@ -135,7 +137,7 @@ def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc:
     assert by_bloom > 0
 
 
-def test_wrong_column_indexes_are_what_they_claim(spark, corpus: dict[str, Path]) -> None:  # noqa: ANN001
+def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> None:  # noqa: ANN001
     """The rewritten indexes, read back by parquet-java (an independent decoder), are wrong as
     intended, while the chunk statistics still count the values: all pages null, or bounds above
     every value."""
@@ -144,7 +146,7 @@ def test_wrong_column_indexes_are_what_they_claim(spark, corpus: dict[str, Path]
     jvm = spark._jvm
     conf = spark._jsc.hadoopConfiguration()
     for name, check in (("column_index_all_null_pages", "null"), ("column_index_bounds_exclude_values", "bounds")):
-        path = corpus[name] / "part-0.parquet"
+        path = classes.path(name) / "part-0.parquet"
         meta = pq.ParquetFile(path).metadata
         reader = jvm.org.apache.parquet.hadoop.ParquetFileReader.open(
             jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(str(path)), conf))
@@ -174,11 +176,10 @@ UNREADABLE = [c for c in CLASSES if not c.spark_reads]
 
 
 @pytest.mark.parametrize("fc", UNREADABLE, ids=lambda c: c.name)
-def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classes, corpus: dict[str, Path],  # noqa: ANN001
-                                                         fc: FileClass) -> None:
+def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classes, fc: FileClass) -> None:  # noqa: ANN001
     """A class Spark's reader refuses (a type it has no mapping for) fails through every route
     with Spark's own error: no rows made up, no crash of another kind."""
-    path = str(corpus[fc.name])
+    path = str(classes.path(fc.name))
     with pytest.raises(Exception) as spark_error:  # noqa: PT011 - whichever Spark raises, compared below
         spark.read.parquet(path).collect()
     reads = {"plan": lambda: bp.read_bloom(spark, path).where("k = 3"),
@@ -198,6 +199,24 @@ def _root_cause(error: BaseException) -> str:
     while java.getCause() is not None:
         java = java.getCause()
     return java.toString()
+
+
+def test_write_all_without_spark_gives_filtered_files(tmp_path: Path) -> None:
+    """The corpus other suites (the CLI's) take: without a SparkSession, every pyarrow and DuckDB
+    class, each file with bloom filters on k and s in every row group."""
+    import pyarrow.parquet as pq
+
+    from bloomparquet.reference import read_bloom_filters
+
+    written = write_all(tmp_path)
+    assert set(written) == {c.name for c in CLASSES if not c.needs_spark}
+    for name, directory in written.items():
+        files = sorted(directory.glob("*.parquet"))
+        assert files, name
+        for f in files:
+            filters = read_bloom_filters(f)
+            groups = pq.ParquetFile(f).metadata.num_row_groups
+            assert {(rg, c) for rg in range(groups) for c in ("k", "s")} <= set(filters), (name, f.name)
 
 
 def test_publish_results() -> None:

@@ -21,15 +21,18 @@ BY_NAME = {c.name: c for c in CLASSES}
 
 def write_all(directory: Path, spark: object = None, readable_only: bool = False) -> dict[str, Path]:
     """Every class (those Spark reads, if ``readable_only``) written under ``directory``."""
-    out = {}
-    for c in CLASSES:
-        if (c.needs_spark and spark is None) or (readable_only and not c.spark_reads):
-            continue
-        target = Path(directory) / c.name
-        target.mkdir(parents=True)
-        c.write(target, spark)
-        out[c.name] = target
-    return out
+    return {c.name: write_class(c, directory, spark) for c in CLASSES
+            if not (c.needs_spark and spark is None) and not (readable_only and not c.spark_reads)}
 
 
-__all__ = ["BY_NAME", "CLASSES", "KEY_PREDICATES", "FileClass", "write_all"]
+def write_class(c: FileClass, directory: Path, spark: object = None) -> Path:
+    """Writes class ``c`` into ``directory/<its name>`` and returns that path."""
+    if c.needs_spark and spark is None:
+        raise ValueError(f"{c.name}: written by Spark's or parquet-java's writer, give a SparkSession")
+    target = Path(directory) / c.name
+    target.mkdir(parents=True)
+    c.write(target, spark)
+    return target
+
+
+__all__ = ["BY_NAME", "CLASSES", "KEY_PREDICATES", "FileClass", "write_all", "write_class"]
