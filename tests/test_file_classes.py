@@ -4,12 +4,15 @@ and dictionary-fallback encodings, nulls-only chunks, legacy and 2-level lists, 
 in every physical type, files from pyarrow, DuckDB, Spark and raw parquet-java. For every class,
 point hits and misses, IN lists and null-safe equality on the bloom-filtered columns and on the
 class's odd columns, through every route, return exactly the rows of Spark's ``parquet`` with
-filter pushdown off; and a miss on the filtered key prunes row groups by bloom filter."""
+filter pushdown off; a miss on the filtered keys prunes row groups by bloom filter; the wrong
+column indexes are wrong as intended; and the classes Spark cannot read fail through bloomparquet
+with Spark's own error."""
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -44,7 +47,7 @@ class _Classes:
         self.spark, self.root = spark, root
         self._paths: dict[str, Path] = {}
         self._open: dict[str, tuple[DataFrame, Routes]] = {}
-        self._closers: list = []
+        self.tables = ExitStack()  # drops the catalog tables of every class opened
         self._want: dict[tuple[str, str], list[str]] = {}
 
     def path(self, name: str) -> Path:
@@ -54,9 +57,7 @@ class _Classes:
 
     def routes(self, name: str) -> tuple[DataFrame, Routes]:
         if name not in self._open:
-            cm = bloom_routes(self.spark, self.path(name), f"fc_{name}")
-            self._open[name] = cm.__enter__()
-            self._closers.append(cm)
+            self._open[name] = self.tables.enter_context(bloom_routes(self.spark, self.path(name), f"fc_{name}"))
         return self._open[name]
 
     def want(self, name: str, predicate: str) -> list[str]:
@@ -66,16 +67,12 @@ class _Classes:
                 self._want[(name, predicate)] = _rows(oracle.where(predicate))
         return self._want[(name, predicate)]
 
-    def close(self) -> None:
-        for cm in reversed(self._closers):
-            cm.__exit__(None, None, None)
-
 
 @pytest.fixture(scope="module")
 def classes(spark, tmp_path_factory) -> Iterator[_Classes]:  # noqa: ANN001
     c = _Classes(spark, tmp_path_factory.mktemp("file-classes"))
-    yield c
-    c.close()
+    with c.tables:
+        yield c
 
 
 def _rows(df: DataFrame) -> list[str]:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import column_index
-from .rows import HIT_ID, NDV, PAGE_ROWS, ROW_GROUP, ROWS, base_table, key
+from .rows import HIT_ID as HIT, NDV, PAGE_ROWS, ROW_GROUP, ROWS, base_table, key
 from .spec import FileClass
 
 PROBED = ("k", "s")
@@ -169,7 +169,6 @@ def float16(out: Path, _spark: object) -> None:
     _write(table, out)
 
 
-HIT = HIT_ID
 CLASSES = [
     FileClass("column_index_all_null_pages", all_null_pages, "datapage_v1-*-checksum.parquet"),
     FileClass("column_index_bounds_exclude_values", bounds_excluding_values, "(a wrong ColumnIndex min/max)"),
