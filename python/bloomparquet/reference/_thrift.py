@@ -66,16 +66,26 @@ class _Reader:
         if ttype in (_LIST, _SET):
             head = self.byte()
             size = head >> 4 if head >> 4 != 15 else self.varint()
-            return [self.value(head & 0x0F, depth + 1) for _ in range(size)]
+            return [self.element(head & 0x0F, depth + 1) for _ in range(size)]
         if ttype == _MAP:
             size = self.varint()
             if size == 0:
                 return {}
             kv = self.byte()
-            return {self.value(kv >> 4, depth + 1): self.value(kv & 0x0F, depth + 1) for _ in range(size)}
+            return {self.element(kv >> 4, depth + 1): self.element(kv & 0x0F, depth + 1) for _ in range(size)}
         if ttype == _STRUCT:
             return self.struct(depth + 1)
         raise ThriftError(f"unknown type {ttype}")
+
+    def element(self, ttype: int, depth: int) -> Any:
+        """A list, set or map element: there a bool is a byte of its own (1 true, 2 false), as in
+        a ColumnIndex's null_pages; a field's bool is in its header instead."""
+        if ttype in (_TRUE, _FALSE):
+            b = self.byte()
+            if b not in (_TRUE, _FALSE):
+                raise ThriftError(f"bad bool {b}")
+            return b == _TRUE
+        return self.value(ttype, depth)
 
     def struct(self, depth: int = 0) -> dict[int, Any]:
         fields: dict[int, Any] = {}
