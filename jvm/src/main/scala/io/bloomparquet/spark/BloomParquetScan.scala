@@ -61,7 +61,14 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def current: Planned = runtimePlanned.getOrElse(planned)
 
-  override protected def partitions: Seq[FilePartition] = current.partitions
+  // What the reader factory checks in tasks: the files cut by the plan handed out last.
+  private val judged = new JudgedFiles
+
+  override protected def partitions: Seq[FilePartition] = {
+    val now = current
+    judged.set(now.judged)
+    now.partitions
+  }
 
   /**
    * Columns a join's keys may prune at runtime: the read columns whose equality we can probe
@@ -102,7 +109,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     active match {
       case Some(p) if settings.mode == PruningMode.Task =>
         new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
-      case _ if current.judged.nonEmpty => new VersionCheckingReaderFactory(factory, current.judged, conf)
+      case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
       case _ => factory
     }
   }
