@@ -1,8 +1,37 @@
-"""The one error the tools raise for bad input (exit status 2)."""
+"""The one error the tools raise for bad input (exit status 2), and the one place
+that turns a failed read of a file into it."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class BadInput(Exception):
     """A missing file, a file that is not Parquet, an unknown column or an
     unparsable value: the CLI prints ``bloomparquet: <message>`` and exits 2."""
+
+
+def first_line(e: BaseException) -> str:
+    """``e`` as one line: its message's first line, else its class name."""
+    lines = str(e).strip().splitlines()
+    return lines[0].strip() if lines else type(e).__name__
+
+
+@contextmanager
+def reading(path: str, what: str = "cannot read the file") -> Iterator[None]:
+    """Raise what fails while reading ``path`` as :class:`BadInput` naming the file
+    and the cause: pyarrow's errors (undecodable pages, footers it rejects), I/O
+    errors and footers our compact-protocol decoder rejects."""
+    import pyarrow as pa
+
+    from ..reference._thrift import ThriftError
+
+    try:
+        yield
+    except BadInput:
+        raise
+    except OSError as e:  # before ArrowException: pyarrow's IOError is both
+        raise BadInput(f"{path}: {what} ({e.strerror or first_line(e)})") from None
+    except (pa.ArrowException, ThriftError) as e:
+        raise BadInput(f"{path}: {what} ({first_line(e)})") from None

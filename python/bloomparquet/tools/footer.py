@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from .errors import BadInput
+from . import rawfooter
+from .errors import BadInput, reading
+from .report import progress
 from .storage import LOCAL, Storage
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,7 @@ class ParquetFooter:
     file_size: int
     footer_start: int
     storage: Storage = LOCAL
+    thrift: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # rawfooter.decode
 
     def open(self) -> BinaryIO:
         """The file, opened for reading filters and values (the caller closes it)."""
@@ -45,24 +51,55 @@ class ParquetFooter:
 
 
 def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
-    """Open ``path`` as Parquet; :class:`BadInput` when it is missing or not Parquet."""
-    import pyarrow as pa
+    """Open ``path`` as Parquet; :class:`BadInput` when it is missing, not Parquet,
+    its footer does not decode or it is encrypted (this tool holds no keys)."""
     import pyarrow.parquet as pq
 
-    try:
+    with reading(path, "cannot read the file"):
         size = storage.size(path)
         with storage.open(path) as f:
             head = f.read(4)
             f.seek(max(0, size - 8))
             tail = f.read(8)
-    except OSError as e:
-        raise BadInput(f"{path}: {e.strerror or e}") from None
-    if size < 12 or head != b"PAR1" or tail[4:] != b"PAR1":
-        raise BadInput(f"{path}: not a Parquet file (no PAR1 magic{'; encrypted footer?' if tail[4:] == b'PARE' else ''})")
-    (footer_len,) = struct.unpack("<i", tail[:4])
-    try:
+            (footer_len,) = struct.unpack("<i", tail[:4]) if len(tail) == 8 else (0,)
+            footer_start = size - 8 - footer_len
+            if tail[4:] == b"PARE" and head in (b"PAR1", b"PARE"):
+                raise BadInput(f"{path}: encrypted footer (Parquet modular encryption); this tool holds no keys "
+                               "and reads no column of such a file")
+            if size < 12 or head != b"PAR1" or tail[4:] != b"PAR1":
+                raise BadInput(f"{path}: not a Parquet file (no PAR1 magic)")
+            if not 4 <= footer_start < size - 8:
+                raise BadInput(f"{path}: not a readable Parquet file (footer length {footer_len} does not fit "
+                               f"in {size} bytes)")
+            f.seek(footer_start)
+            raw = f.read(footer_len)
+    with reading(path, "footer does not decode"):
+        thrift = rawfooter.decode(raw)
+    _refuse_encrypted(path, thrift)
+    with reading(path, "not a readable Parquet file"):
         # pyarrow reads local files itself; other storage through a file object it keeps open.
         pf = pq.ParquetFile(path if storage is LOCAL else storage.open(path))
-    except (pa.ArrowException, OSError) as e:
-        raise BadInput(f"{path}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
-    return ParquetFooter(path, pf, pf.metadata, size, size - 8 - footer_len, storage)
+        return ParquetFooter(path, pf, pf.metadata, size, footer_start, storage, thrift)
+
+
+def _refuse_encrypted(path: str, thrift: dict[int, Any]) -> None:
+    """BadInput naming the encrypted and the plaintext columns of a plaintext-footer encrypted file."""
+    encrypted = rawfooter.encrypted_columns(thrift)
+    if not encrypted:
+        return
+    paths = rawfooter.leaf_paths(thrift)
+    name = lambda i: paths[i] if i < len(paths) else f"#{i}"  # noqa: E731
+    plain = [p for i, p in enumerate(paths) if i not in set(encrypted)]
+    raise BadInput(f"{path}: encrypted columns {', '.join(map(name, encrypted))} (Parquet modular encryption; this "
+                   f"tool holds no keys); plaintext columns: {', '.join(plain) or 'none'}")
+
+
+def each_file(paths: Sequence[str], storage: Storage, label: str, work: Callable[[ParquetFooter], T]) -> list[T]:
+    """``work`` on each Parquet file under ``paths``, in order; any failure to read a
+    file is :class:`BadInput` naming it (the commands' one way over their files)."""
+    out = []
+    for p in progress(storage.expand(paths), label):
+        footer = open_footer(p, storage)
+        with reading(p):
+            out.append(work(footer))
+    return out
