@@ -1,0 +1,118 @@
+"""Every command of ``python -m bloomparquet`` that reads Parquet files, run as a subprocess,
+as text and ``--json``, over every file of a corpus (tests/cli_corpus.py: pyarrow, DuckDB,
+Spark and our writer; nested and nulls-only columns; encrypted files; damaged files). Each
+run ends with the exit status the file calls for (0; 1 for a ``verify`` finding; 2 for bad
+input), never with a traceback or a signal (pyarrow aborts the process on an encrypted column);
+an exit-2 run prints one line naming the file and the cause, and nothing on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bloomparquet import cli
+
+from .cli_corpus import VARIANTS, CorpusFile, local_corpus, spark_corpus
+
+# The commands that read Parquet files: every one is run over the corpus.
+FILE_COMMANDS = {"inspect", "probe", "verify", "advise"}
+# The others take no Parquet path (demo writes its own data; kernel and jar print what the JVM
+# uses) or rewrite files in a Spark job (retrofit: its refusals are tested in test_retrofit.py
+# and test_encryption.py).
+OTHER_COMMANDS = {"retrofit", "demo", "kernel", "jar"}
+
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")}
+# Two at a time: the machine may have no more cores, and each run is mostly pyarrow's import.
+_WORKERS = 2
+
+
+@pytest.fixture(scope="module")
+def local_files(tmp_path_factory) -> list[CorpusFile]:  # noqa: ANN001
+    return local_corpus(tmp_path_factory.mktemp("cli-corpus-local"))
+
+
+@pytest.fixture(scope="module")
+def spark_files(spark, tmp_path_factory) -> list[CorpusFile]:  # noqa: ANN001
+    return spark_corpus(spark, tmp_path_factory.mktemp("cli-corpus-spark"))
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = cli._parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def test_every_command_is_covered() -> None:
+    """A new command fails here until it is run over the corpus or said not to read Parquet files."""
+    commands = _subcommands()
+    assert set(commands) == FILE_COMMANDS | OTHER_COMMANDS
+    for name in FILE_COMMANDS:
+        options = {o for a in commands[name]._actions for o in a.option_strings}
+        assert "--json" in options, name
+        runs = {v.replace(name, "", 1).strip() for v in VARIANTS if v.split()[0] == name}
+        assert any("--json" not in r for r in runs) and any("--json" in r for r in runs), name
+
+
+def _argv(f: CorpusFile, variant: str) -> list[str]:
+    words = variant.split()
+    return [sys.executable, "-m", "bloomparquet", *words, str(f.path),
+            *([f.column, f.value] if words[0] == "probe" else [])]
+
+
+def _problems(f: CorpusFile, variant: str, run: subprocess.CompletedProcess) -> list[str]:
+    want, code, err = f.exit_for(variant), run.returncode, run.stderr
+    found = []
+    if code < 0:
+        found.append(f"killed by signal {-code}")
+    if "Traceback" in err:
+        found.append("a traceback")
+    if code != want:
+        found.append(f"exit {code}, want {want}")
+    if code == 2:
+        lines = err.splitlines()
+        if len(lines) != 1 or not err.startswith("bloomparquet: ") or str(f.path) not in err:
+            found.append("not one line naming the file")
+        if f.message not in err:
+            found.append(f"stderr lacks {f.message!r}")
+        if run.stdout:
+            found.append("a report on stdout as well")
+    elif code in (0, 1):
+        if "--json" in variant:
+            try:
+                report = json.loads(run.stdout)
+                if report.get("command") != variant.split()[0]:
+                    found.append("JSON of another command")
+            except json.JSONDecodeError:
+                found.append("stdout is not JSON")
+        elif not run.stdout.strip():
+            found.append("no report")
+    return [f"{f.name} | {variant}: {p}\n    stderr: {err[-600:]!r}" for p in found]
+
+
+def _check(files: Sequence[CorpusFile]) -> None:
+    jobs = [(f, v) for f in files for v in VARIANTS]
+
+    def run(job: tuple[CorpusFile, str]) -> subprocess.CompletedProcess:
+        return subprocess.run(_argv(*job), capture_output=True, text=True, env=ENV, timeout=300)
+
+    with ThreadPoolExecutor(_WORKERS) as pool:
+        runs = list(pool.map(run, jobs))
+    problems = [p for job, r in zip(jobs, runs) for p in _problems(*job, r)]
+    assert not problems, f"{len(problems)} of {len(jobs)} runs:\n" + "\n".join(problems)
+
+
+def test_local_corpus(local_files: list[CorpusFile]) -> None:
+    _check(local_files)
+
+
+@pytest.mark.spark
+def test_spark_corpus(spark_files: list[CorpusFile]) -> None:
+    _check(spark_files)
