@@ -29,8 +29,9 @@ VARIANTS = ("inspect", "inspect --json", "probe", "probe --json", "verify", "ver
 
 @dataclass(frozen=True)
 class CorpusFile:
-    """One file, the column and value ``probe`` asks about, and the exit status per variant
-    (0 unless ``exits`` says otherwise); ``message`` is text an exit-2 line must hold."""
+    """One file, the column and value ``probe`` asks about, the ``--columns`` the other
+    commands get (None: every column), and the exit status per variant (0 unless ``exits``
+    says otherwise); ``message`` is text an exit-2 line must hold."""
 
     name: str
     path: Path
@@ -38,6 +39,7 @@ class CorpusFile:
     value: str = "1"
     exits: dict[str, int] = field(default_factory=dict)
     message: str = ""
+    columns: str | None = None
 
     def exit_for(self, variant: str) -> int:
         return self.exits.get(variant, 0)
@@ -209,7 +211,13 @@ def spark_corpus(spark, root: Path) -> list[CorpusFile]:  # noqa: ANN001
         for footer in ("plaintext", "encrypted"):
             d = root / f"{writer}-encrypted-{footer}-footer"
             write_encrypted(df, d, writer, footer, {"k": 4000, "s": 2500})
-            message = ("encrypted columns k (Parquet modular encryption; this tool holds no keys); plaintext "
-                       "columns: s" if footer == "plaintext" else "encrypted footer (Parquet modular encryption)")
-            files.append(CorpusFile(f"{writer} encrypted, {footer} footer", _only(d), "s", "17", ALL_2, message))
+            name, path = f"{writer} encrypted, {footer} footer", _only(d)
+            if footer == "encrypted":
+                files.append(CorpusFile(name, path, "s", "17", ALL_2, "encrypted footer (Parquet modular encryption)"))
+                continue
+            # The plaintext column s is read (its filter is plaintext too); all columns, or k, are refused.
+            message = ("(Parquet modular encryption; this tool holds no keys); encrypted columns: k; plaintext "
+                       "columns, for --columns: s")
+            files += [CorpusFile(name, path, "k", "17", ALL_2, message),
+                      CorpusFile(f"{name}, its plaintext column", path, "s", "17", columns="s")]
     return files

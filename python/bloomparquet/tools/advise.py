@@ -43,6 +43,7 @@ from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
 from .errors import BadInput, first_line, reading
 from .footer import ParquetFooter, each_file
+from .rawfooter import row_group_bytes
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
@@ -147,8 +148,7 @@ def _read_sample(footer: ParquetFooter, rg: int, cols: dict[str, _Column]) -> No
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    group = footer.metadata.row_group(rg)
-    rg_bytes = sum(group.column(i).total_compressed_size for i in range(group.num_columns))
+    rg_bytes = row_group_bytes(footer.thrift, rg)
     for c in cols.values():
         if c.unreadable or not c.col.hashable:
             continue

@@ -29,6 +29,8 @@ class ParquetFooter:
     footer_start: int
     storage: Storage = LOCAL
     thrift: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # rawfooter.decode
+    # Leaf columns under Parquet modular encryption: pyarrow aborts the process on their metadata.
+    encrypted: frozenset[int] = frozenset()
 
     def open(self) -> BinaryIO:
         """The file, opened for reading filters and values (the caller closes it)."""
@@ -42,17 +44,31 @@ class ParquetFooter:
         """Index of leaf column ``name`` (exact, else the single case-insensitive match)."""
         paths = self.column_paths()
         if name in paths:
-            return paths.index(name)
+            return self._plaintext(paths.index(name))
         folded = [i for i, p in enumerate(paths) if p.lower() == name.lower()]
         if len(folded) == 1:
-            return folded[0]
+            return self._plaintext(folded[0])
         why = "is ambiguous" if folded else "is not a column"
         raise BadInput(f"{self.path}: {name!r} {why} (columns: {', '.join(paths)})")
+
+    def _plaintext(self, index: int) -> int:
+        if index in self.encrypted:
+            raise self.encryption_refused(f"column {self.column_paths()[index]!r} is encrypted")
+        return index
+
+    def encryption_refused(self, what: str) -> BadInput:
+        """:class:`BadInput` saying ``what``, naming the encrypted and the plaintext columns."""
+        paths = self.column_paths()
+        plain = [p for i, p in enumerate(paths) if i not in self.encrypted]
+        return BadInput(f"{self.path}: {what} (Parquet modular encryption; this tool holds no keys); encrypted "
+                        f"columns: {', '.join(paths[i] for i in sorted(self.encrypted))}; plaintext columns, "
+                        f"for --columns: {', '.join(plain) or 'none'}")
 
 
 def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
     """Open ``path`` as Parquet; :class:`BadInput` when it is missing, not Parquet,
-    its footer does not decode or it is encrypted (this tool holds no keys)."""
+    its footer does not decode or is encrypted (this tool holds no keys). Encrypted
+    columns in a plaintext footer are found here, before pyarrow sees the file."""
     import pyarrow.parquet as pq
 
     with reading(path, "cannot read the file"):
@@ -75,23 +91,11 @@ def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
             raw = f.read(footer_len)
     with reading(path, "footer does not decode"):
         thrift = rawfooter.decode(raw)
-    _refuse_encrypted(path, thrift)
+    encrypted = frozenset(rawfooter.encrypted_columns(thrift))
     with reading(path, "not a readable Parquet file"):
         # pyarrow reads local files itself; other storage through a file object it keeps open.
         pf = pq.ParquetFile(path if storage is LOCAL else storage.open(path))
-        return ParquetFooter(path, pf, pf.metadata, size, footer_start, storage, thrift)
-
-
-def _refuse_encrypted(path: str, thrift: dict[int, Any]) -> None:
-    """BadInput naming the encrypted and the plaintext columns of a plaintext-footer encrypted file."""
-    encrypted = rawfooter.encrypted_columns(thrift)
-    if not encrypted:
-        return
-    paths = rawfooter.leaf_paths(thrift)
-    name = lambda i: paths[i] if i < len(paths) else f"#{i}"  # noqa: E731
-    plain = [p for i, p in enumerate(paths) if i not in set(encrypted)]
-    raise BadInput(f"{path}: encrypted columns {', '.join(map(name, encrypted))} (Parquet modular encryption; this "
-                   f"tool holds no keys); plaintext columns: {', '.join(plain) or 'none'}")
+        return ParquetFooter(path, pf, pf.metadata, size, footer_start, storage, thrift, encrypted)
 
 
 def each_file(paths: Sequence[str], storage: Storage, label: str, work: Callable[[ParquetFooter], T]) -> list[T]:

@@ -58,6 +58,16 @@ def encrypted_columns(meta: dict[int, Any]) -> list[int]:
     return sorted(found)
 
 
+def row_group_bytes(meta: dict[int, Any], rg: int) -> int:
+    """Compressed bytes of row group ``rg``: RowGroup.total_compressed_size, else the sum of
+    its chunks' (read here: pyarrow aborts on an encrypted chunk's metadata)."""
+    groups = meta.get(_ROW_GROUPS) or []
+    group = groups[rg] if rg < len(groups) and isinstance(groups[rg], dict) else {}
+    if isinstance(group.get(6), int):
+        return group[6]
+    return sum(int(c.get(7, 0)) for c in column_chunks(meta)[rg] if isinstance(c.get(7, 0), int)) if group else 0
+
+
 def column_chunks(meta: dict[int, Any]) -> list[list[dict[int, Any]]]:
     """Per row group, each leaf column's ColumnMetaData (empty where absent)."""
     out = []
