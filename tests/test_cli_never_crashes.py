@@ -173,3 +173,25 @@ def test_advise_on_nested_leaves(local_files: list[CorpusFile], capsys) -> None:
         assert cols[name]["ndv_per_row_group"]["mean"] > 0, cols[name]
     assert cols["nothing"]["reason"].startswith("no values") and not cols["nothing"]["recommend"]
     assert cols["s.y"]["ndv_per_row_group"]["mean"] == 1000 and cols["late"]["ndv_per_row_group"]["min"] == 0
+
+
+@pytest.mark.spark
+def test_retrofit_refusals_are_one_line(spark_files: list[CorpusFile], local_files: list[CorpusFile],
+                                        tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """retrofit (a Spark job, run in this process's session: a JVM per subprocess would cost more than
+    the whole corpus run) prints its job's refusal as the tools print bad input: one line, exit 2,
+    naming the file. On copies: a refused file must stay as it was."""
+    by_name = {f.name: f for f in spark_files + local_files}
+    cases = [("spark encrypted, plaintext footer", "s", "neither decrypt such files"),
+             ("garbage footer", "i64", ""),
+             ("pyarrow nested", "l.list.element", "is inside an array or map")]
+    for i, (name, column, text) in enumerate(cases):
+        source = by_name[name].path
+        copy = tmp_path / str(i) / source.name
+        copy.parent.mkdir()
+        copy.write_bytes(source.read_bytes())
+        assert cli.main(["retrofit", str(copy), "--columns", column]) == 2, name
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("bloomparquet: ") and err.count("\n") == 1, (name, err)
+        assert text in err and copy.name in err, (name, err)
+        assert copy.read_bytes() == source.read_bytes(), name

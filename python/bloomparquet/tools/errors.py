@@ -22,7 +22,8 @@ def first_line(e: BaseException) -> str:
 def reading(path: str, what: str = "cannot read the file") -> Iterator[None]:
     """Raise what fails while reading ``path`` as :class:`BadInput` naming the file
     and the cause: pyarrow's errors (undecodable pages, footers it rejects), I/O
-    errors and footers our compact-protocol decoder rejects."""
+    errors, footers our compact-protocol decoder rejects, and metadata that makes
+    no sense (a value error, a missing field: the class is named)."""
     import pyarrow as pa
 
     from ..reference._thrift import ThriftError
@@ -35,3 +36,6 @@ def reading(path: str, what: str = "cannot read the file") -> Iterator[None]:
         raise BadInput(f"{path}: {what} ({e.strerror or first_line(e)})") from None
     except (pa.ArrowException, ThriftError) as e:
         raise BadInput(f"{path}: {what} ({first_line(e)})") from None
+    except (ValueError, ArithmeticError, IndexError, KeyError, TypeError) as e:
+        # metadata pyarrow or we cannot make sense of: named, so a bug in the tools shows too
+        raise BadInput(f"{path}: {what} ({type(e).__name__}: {first_line(e)})") from None
