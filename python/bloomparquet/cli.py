@@ -159,10 +159,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _bad_input(e: Exception) -> str | None:
+def _bad_input(e: Exception, subject: str | None) -> str | None:
     """The one line every command prints for bad input (exit 2), or None for a bug (a traceback).
     Bad input: the tools' :class:`BadInput`, an option that fails its check (ValueError), and an
-    error the JVM raised (a Spark command's refusal: its root cause, e.g. retrofit's)."""
+    error the JVM raised (a Spark command's refusal: its root cause, e.g. retrofit's, after the
+    command's ``subject`` path when the cause names no file)."""
     from .tools import BadInput
     from .tools.errors import first_line
 
@@ -174,7 +175,8 @@ def _bad_input(e: Exception) -> str | None:
     root = java
     while root.getCause() is not None and root.getCause() is not root:
         root = root.getCause()
-    return f"{root.getClass().getSimpleName()}: {first_line(Exception(str(root.getMessage())))}"
+    message = f"{root.getClass().getSimpleName()}: {first_line(Exception(str(root.getMessage())))}"
+    return message if subject is None or subject in message else f"{subject}: {message}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as e:
-        message = _bad_input(e)
+        message = _bad_input(e, getattr(args, "path", None))
         if message is None:
             raise
         print(f"bloomparquet: {message}", file=sys.stderr)
