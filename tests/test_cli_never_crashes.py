@@ -115,13 +115,14 @@ def _report_problems(variant: str, report: dict) -> list[str]:
 
 def _check(files: Sequence[CorpusFile]) -> None:
     jobs = [(f, v) for f in files for v in VARIANTS]
+    argvs = list(dict.fromkeys(tuple(_argv(*job)) for job in jobs))  # a file probed twice is inspected once
 
-    def run(job: tuple[CorpusFile, str]) -> subprocess.CompletedProcess:
-        return subprocess.run(_argv(*job), capture_output=True, text=True, env=ENV, timeout=300)
+    def run(argv: tuple[str, ...]) -> subprocess.CompletedProcess:
+        return subprocess.run(argv, capture_output=True, text=True, env=ENV, timeout=300)
 
     with ThreadPoolExecutor(_WORKERS) as pool:
-        runs = list(pool.map(run, jobs))
-    problems = [p for job, r in zip(jobs, runs) for p in _problems(*job, r)]
+        runs = dict(zip(argvs, pool.map(run, argvs)))
+    problems = [p for job in jobs for p in _problems(*job, runs[tuple(_argv(*job))])]
     assert not problems, f"{len(problems)} of {len(jobs)} runs:\n" + "\n".join(problems)
 
 
