@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bloomparquet import cli
-from bloomparquet.tools import rawfooter
+from bloomparquet.reference import _rawfooter as rawfooter
 
 from .cli_corpus import VARIANTS, CorpusFile, local_corpus, spark_corpus
 

@@ -316,3 +316,14 @@ def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:  # noqa: ANN0
             for mode in ("plan", "task"):
                 got = _failure(lambda: bp.read_bloom(spark, d, bloom_mode=mode).where(where).collect())  # noqa: B023
                 assert got == expected, (footer, mode)
+
+
+@pytest.mark.parametrize("footer", list(FOOTERS))
+@pytest.mark.parametrize("writer", ["spark", "ours"])
+def test_reference_reader_refuses_encrypted_files(written, writer: str, footer: str) -> None:  # noqa: ANN001
+    """`reference.read_bloom_filters` finds encrypted columns or footers in its own decoding of the footer and
+    raises, naming them: handed to pyarrow, a plaintext footer's encrypted column metadata aborts the process."""
+    from bloomparquet.reference import read_bloom_filters
+
+    with pytest.raises(ValueError, match="encrypted footer" if footer == "encrypted" else r"encrypted .*\(.*k"):
+        read_bloom_filters(_file(written[(writer, footer)]))

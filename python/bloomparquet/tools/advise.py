@@ -43,7 +43,7 @@ from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
 from .errors import BadInput, first_line, reading
 from .footer import ParquetFooter, each_file
-from .rawfooter import row_group_bytes
+from ..reference._rawfooter import row_group_bytes
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from . import rawfooter
+from ..reference import _rawfooter as rawfooter
 from .errors import BadInput, reading
 from .report import progress
 from .storage import LOCAL, Storage

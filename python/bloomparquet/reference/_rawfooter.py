@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..reference._thrift import read_struct
+from ._thrift import read_struct
 
 # FileMetaData: 2 schema, 4 row_groups, 8 encryption_algorithm. RowGroup: 1 columns.
 # ColumnChunk: 3 meta_data, 8 crypto_metadata, 9 encrypted_column_metadata.
