@@ -61,6 +61,7 @@ def pruned(m: dict) -> int:
 # Odd ids are absent, inside the column's range (statistics keep every row group; filters can skip them).
 ABSENT = [_value("l", n) for n in (1, 3, 5, 7, 11, 13)]
 PRESENT = _value("l", 2)
+NOTE = "not pruned: key side of unknown size; hint broadcast(keys), cache+count it, or write it to Parquet"
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -94,16 +95,43 @@ def test_keys_over_the_threshold_get_no_filter(spark, fact: Path, source: str) -
     assert m["bloomRowGroupsTotal"] > 0, m
 
 
-def test_keys_of_an_rdd_built_in_a_job_get_no_filter(spark, fact: Path) -> None:  # noqa: ANN001
+def _plan(df) -> str:  # noqa: ANN001
+    return df._jdf.queryExecution().toString()
+
+
+def test_keys_of_an_rdd_built_in_a_job_get_no_filter_and_the_scan_says_why(spark, fact: Path) -> None:  # noqa: ANN001
     """Keys whose data is not in the driver (here: read from a file by a job) have no size
-    Spark knows: no filter without a hint; the hint gives it one."""
+    Spark knows: no filter, and the scan's metadata says what to do. Each remedy it names
+    (a broadcast hint; cache the keys and run an action on them) gives the filter."""
     from pyspark.sql.functions import broadcast
 
-    keys = spark.read.parquet(str(fact)).limit(3).rdd.toDF()  # an RDD of a file scan: size unknown
+    keys = spark.read.parquet(str(fact)).select("l").limit(3).rdd.toDF()  # an RDD of a file scan: size unknown
+    query = lookup(keys, "left_semi")
+    ours = query(spark.read.format("bloomparquet").load(str(fact)))
     _, m = run(spark, fact, keys, "left_semi", "plan")
     assert m.get("bloomRowGroupsTotal", 0) == 0, m
+    assert f"KeySetLookup: {NOTE}," in _plan(ours)  # whole, within Spark's metadata length
+
     _, m = run(spark, fact, broadcast(keys), "left_semi", "plan")
     assert m["bloomRowGroupsTotal"] > 0, m
+    assert "KeySetLookup" not in _plan(lookup(broadcast(keys), "left_semi")(spark.read.format("bloomparquet").load(str(fact))))
+
+    cached = keys.cache()
+    cached.count()  # the cache's size is known once it is filled
+    try:
+        _, m = run(spark, fact, cached, "left_semi", "plan")
+        assert m["bloomRowGroupsTotal"] > 0, m
+    finally:
+        cached.unpersist()
+
+
+def test_no_note_for_local_keys_or_when_switched_off(spark, fact: Path) -> None:  # noqa: ANN001
+    keys = local_keys(spark, "list", ABSENT)
+    assert "KeySetLookup" not in _plan(lookup(keys, "left_semi")(spark.read.format("bloomparquet").load(str(fact))))
+    unsized = spark.read.parquet(str(fact)).select("l").limit(3).rdd.toDF()
+    with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):
+        plan = _plan(lookup(unsized, "left_semi")(spark.read.format("bloomparquet").load(str(fact))))
+    assert "KeySetLookup" not in plan
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -80,7 +80,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
 
   /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation? */
-  private def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
+  private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
     case (a: Attribute, Project(list, child)) =>
       list.collectFirst {
         case n: NamedExpression if n.exprId == a.exprId => n
