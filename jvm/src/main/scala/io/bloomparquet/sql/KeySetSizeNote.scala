@@ -6,6 +6,7 @@ import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{DynamicPruningSubquery, EqualTo, Expression, InSubquery, ListQuery,
   PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, Join, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -27,14 +28,18 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
     else plan.transformUp {
-      case j @ Join(left, right, _, Some(condition), hint) if !filtered(left) && !filtered(right) =>
+      case j @ Join(left, right, joinType, Some(condition), hint) if !filtered(left) && !filtered(right) =>
         val pairs = splitConjunctivePredicates(condition).collect { case EqualTo(a, b) => Seq(a -> b, b -> a) }.flatten
         def noted(side: LogicalPlan, keys: LogicalPlan, hinted: Boolean): LogicalPlan =
           if (hinted || !unsized(keys, maxBytes)) side
           else pairs.collectFirst { case (k, _) if on(k, side) && lookups.scanColumn(k, side) => mark(side) }.getOrElse(side)
         val broadcastLeft = hint.leftHint.exists(_.strategy.contains(BROADCAST))
         val broadcastRight = hint.rightHint.exists(_.strategy.contains(BROADCAST))
-        j.copy(left = noted(left, right, broadcastRight), right = noted(right, left, broadcastLeft))
+        // The sides KeySetPruning may prune: where a hint would give the filter.
+        val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
+        val prunesRight = joinType == Inner || joinType == LeftOuter
+        j.copy(left = if (prunesLeft) noted(left, right, broadcastRight) else left,
+          right = if (prunesRight) noted(right, left, broadcastLeft) else right)
       case f @ Filter(condition, child) if !filtered(child) =>
         splitConjunctivePredicates(condition).collectFirst {
           case InSubquery(Seq(key), q: ListQuery)
