@@ -23,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: BloomReadOptions) extends FileScan with SupportsRuntimeV2Filtering {
+    val settings: BloomReadOptions, keySetNote: Option[String] = None) extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -134,7 +134,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         "BloomPruning" -> settings.mode.name)
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (settings.enabled) "no usable predicate" else "disabled"))
     }
-    delegate.getMetaData() ++ bloom + ("Format" -> "bloomparquet")
+    // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
+    delegate.getMetaData() ++ bloom ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData
