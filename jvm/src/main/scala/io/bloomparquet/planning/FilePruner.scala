@@ -62,12 +62,7 @@ object FilePruner {
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
-    val version = FileVersion.of(path.path, conf)
-    val useCache = cacheWanted && version != FileVersion.Unknown
-    val key = version match {
-      case FileVersion.Version(v) => path.copy(version = Some(v))
-      case _ => path
-    }
+    val Versioned(key, version, useCache) = Versioned(path, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(

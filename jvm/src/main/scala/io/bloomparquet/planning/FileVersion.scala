@@ -22,6 +22,23 @@ import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Fil
  * Elsewhere nothing is offered: path, length and modification time stay the only key
  * (the user guide names that residual risk).
  */
+/**
+ * `key` with the version its file system offers, that version, and whether the cache may serve
+ * it (wanted, and the version is not unknown: a file whose version can't be had is read fresh).
+ */
+final case class Versioned(key: FileKey, version: FileVersion.Lookup, useCache: Boolean)
+
+object Versioned {
+  def apply(path: FileKey, conf: Configuration, cacheWanted: Boolean): Versioned = {
+    val version = FileVersion.of(path.path, conf)
+    val key = version match {
+      case FileVersion.Version(v) => path.copy(version = Some(v))
+      case _ => path
+    }
+    Versioned(key, version, cacheWanted && version != FileVersion.Unknown)
+  }
+}
+
 object FileVersion {
 
   sealed trait Lookup

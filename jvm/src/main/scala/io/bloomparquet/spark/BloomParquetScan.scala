@@ -23,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: BloomReadOptions) extends FileScan with SupportsRuntimeV2Filtering {
+    val settings: BloomReadOptions, keySetNote: Option[String] = None) extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -61,7 +61,14 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def current: Planned = runtimePlanned.getOrElse(planned)
 
-  override protected def partitions: Seq[FilePartition] = current.partitions
+  // What the reader factory checks in tasks: the files cut by the plan handed out last.
+  private val judged = new JudgedFiles
+
+  override protected def partitions: Seq[FilePartition] = {
+    val now = current
+    judged.set(now.judged)
+    now.partitions
+  }
 
   /**
    * Columns a join's keys may prune at runtime: the read columns whose equality we can probe
@@ -102,7 +109,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     active match {
       case Some(p) if settings.mode == PruningMode.Task =>
         new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
-      case _ if current.judged.nonEmpty => new VersionCheckingReaderFactory(factory, current.judged, conf)
+      case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
       case _ => factory
     }
   }
@@ -127,7 +134,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         "BloomPruning" -> settings.mode.name)
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (settings.enabled) "no usable predicate" else "disabled"))
     }
-    delegate.getMetaData() ++ bloom + ("Format" -> "bloomparquet")
+    // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
+    delegate.getMetaData() ++ bloom ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData

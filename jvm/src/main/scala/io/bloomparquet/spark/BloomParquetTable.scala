@@ -34,7 +34,8 @@ class BloomParquetTable(
     val scanOptions = if (!settings.enabled) merged
       else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(settings.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
-      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings)
+      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings,
+      Option(merged.get(BloomParquetTable.KeySetNoteOption)))
   }
 
   override def inferSchema(files: Seq[FileStatus]): Option[StructType] =
@@ -51,4 +52,10 @@ class BloomParquetTable(
   override def formatName: String = "BloomParquet"
 
   override def toString: String = s"BloomParquetTable($name, $readOptions)"
+}
+
+object BloomParquetTable {
+  /** A relation option carrying why a key-set lookup was not pruned, shown in the scan's metadata
+   * (set by `sql.KeySetSizeNote`; outside `bloom.*`: not a user option). */
+  val KeySetNoteOption = "bloomparquet.keySetNote"
 }

@@ -14,6 +14,18 @@ final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts,
  */
 final case class JudgedFile(version: FileVersion.Lookup, length: Long, modificationTime: Long, firstStart: Long)
 
+/**
+ * The files the scan's current plan cut, for its reader factory, which Spark may make before
+ * runtime filters re-plan the scan: the scan sets them each time it hands out its partitions
+ * (last after runtime filtering), and tasks get them as serialized with the job.
+ */
+final class JudgedFiles extends Serializable {
+  @volatile private var byPath: Map[String, JudgedFile] = Map.empty
+  def set(files: Map[String, JudgedFile]): Unit = byPath = files
+  def get(path: String): Option[JudgedFile] = byPath.get(path)
+  def isEmpty: Boolean = byPath.isEmpty
+}
+
 object JudgedFile {
 
   /** The files among `cut` (split, its file, the splits it became) whose splits changed, by path. */

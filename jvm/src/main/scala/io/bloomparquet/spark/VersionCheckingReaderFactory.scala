@@ -20,12 +20,12 @@ import org.apache.spark.util.SerializableConfiguration
  * holding its first kept split, and not at all by the others. Files planning pruned entirely
  * have no task to check them: the user guide says so.
  */
-final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judged: Map[String, JudgedFile],
+final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judged: JudgedFiles,
     conf: Broadcast[SerializableConfiguration]) extends PartitionReaderFactory {
 
   /** The partition to read, and how many of its files are read whole as they changed. */
   private def checked(partition: InputPartition): (InputPartition, Long) = partition match {
-    case fp: FilePartition if fp.files.exists(f => judged.contains(f.toPath.toString)) =>
+    case fp: FilePartition if !judged.isEmpty && fp.files.exists(f => judged.get(f.toPath.toString).isDefined) =>
       val splits = fp.files.map(check)
       (SparkCompat.newFilePartition(fp.index, splits.flatMap(_._1)), splits.count(_._2).toLong)
     case other => (other, 0L)
