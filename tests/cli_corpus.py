@@ -171,7 +171,18 @@ def local_corpus(root: Path) -> list[CorpusFile]:
         CorpusFile("duckdb nested", duck_nested, "cat", "c5"),
         CorpusFile("duckdb map leaf", duck_nested, "m.key_value.key", "a5"),
         *_damaged(flat, damaged),
+        *_file_classes(root / "file-classes"),
     ]
+
+
+def _file_classes(root: Path) -> list[CorpusFile]:
+    """tests/corpus' real-world file classes pyarrow and DuckDB write (lying column indexes, odd
+    encodings, INT96, decimals, float16, brotli, ...): one file of each, probed on its filtered key."""
+    from .corpus import write_all
+    from .corpus.rows import HIT_ID, key
+
+    return [CorpusFile(f"class {name}", sorted(d.glob("*.parquet"))[0], "k", str(key(HIT_ID)))
+            for name, d in write_all(root).items()]
 
 
 # --- files by Spark and our writer (a JVM) ---
