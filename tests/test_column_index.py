@@ -7,8 +7,11 @@ return what Spark returns with pushdown off (column-index filtering is withheld
 from Spark's reader in scans we prune, ``InTaskParquet``).
 
 The files are real: written by Spark's writer and by ours (several pages a
-chunk), then their ColumnIndex rewritten in place with parquet-java's own thrift
-classes, at the same length."""
+chunk), then their ColumnIndex rewritten in place at the same length
+(``tests/corpus/column_index.py``; ``tests/test_file_classes.py`` checks with
+parquet-java that the rewritten indexes lie as intended). The file classes of
+``tests/corpus`` (pyarrow's, DuckDB's) run through the same routes in
+``tests/test_file_classes.py``."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import pytest
 
 import bloomparquet as bp
 
+from .corpus import column_index
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
 pytestmark = pytest.mark.spark
@@ -25,7 +29,6 @@ pytestmark = pytest.mark.spark
 ROWS = 4_000
 PRESENT, ABSENT = 3 * 1_234, 3 * 1_234 + 1  # k = 3 * id
 WHERES = [f"k = {PRESENT}", f"k IN ({PRESENT}, {ABSENT}, {3 * 3_999})", f"k <=> {PRESENT} OR s = 'v17'"]
-LIES = ["all_null_pages", "bounds_exclude_values"]
 
 
 def _write(spark, out: Path, writer: str) -> Path:  # noqa: ANN001
@@ -39,44 +42,9 @@ def _write(spark, out: Path, writer: str) -> Path:  # noqa: ANN001
     return next(out.glob("*.parquet"))
 
 
-def _lie(spark, path: Path, lie: str) -> int:  # noqa: ANN001
-    """Rewrites column `k`'s ColumnIndex of every row group in place; returns the pages it covers."""
-    jvm = spark._jvm
-    conf = spark._jsc.hadoopConfiguration()
-    reader = jvm.org.apache.parquet.hadoop.ParquetFileReader.open(
-        jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(str(path)), conf))
-    try:
-        refs = [c.getColumnIndexReference() for b in reader.getFooter().getBlocks()
-                for c in b.getColumns() if c.getPath().toDotString() == "k"]
-    finally:
-        reader.close()
-    data = bytearray(path.read_bytes())
-    util = jvm.org.apache.parquet.format.Util
-    pages = 0
-    for ref in refs:
-        assert ref is not None, "the writer wrote no column index"
-        start, length = ref.getOffset(), ref.getLength()
-        index = util.readColumnIndex(jvm.java.io.ByteArrayInputStream(bytes(data[start:start + length])))
-        n = index.getNull_pagesSize()
-        pages += n
-        if lie == "all_null_pages":
-            flags = jvm.java.util.ArrayList()
-            for _ in range(n):
-                flags.add(True)
-            index.setNull_pages(flags)
-        else:  # every page claims [-2, -1]: no value of k (>= 0) can be in it
-            for name, value in (("min", -2), ("max", -1)):
-                values = jvm.java.util.ArrayList()
-                for _ in range(n):
-                    values.add(jvm.java.nio.ByteBuffer.wrap(value.to_bytes(8, "little", signed=True)))
-                getattr(index, f"set{name.capitalize()}_values")(values)
-        out = jvm.java.io.ByteArrayOutputStream()
-        util.writeColumnIndex(index, out)
-        patched = bytes(out.toByteArray())
-        assert len(patched) == length, "the rewritten index must keep its length"
-        data[start:start + length] = patched
-    path.write_bytes(bytes(data))
-    return pages
+# The two lies (tests/corpus/column_index.py rewrites the index in place, at its length).
+LIES = {"all_null_pages": column_index.all_pages_null,
+        "bounds_exclude_values": column_index.bounds_beyond(column_index.int64_high)}
 
 
 @pytest.fixture(scope="module", params=[(w, lie) for w in ("bloomparquet", "spark") for lie in LIES],
@@ -85,7 +53,7 @@ def lying(request, spark, tmp_path_factory) -> Path:  # noqa: ANN001
     writer, lie = request.param
     table = tmp_path_factory.mktemp(f"colindex-{writer}-{lie}") / "t"
     file = _write(spark, table, writer)
-    assert _lie(spark, file, lie) > 1, "several pages per chunk"
+    column_index.rewrite(file, "k", LIES[lie])
     for crc in table.glob(".*.crc"):
         crc.unlink()  # Hadoop's local checksums would (rightly) reject the rewritten file
     return table
