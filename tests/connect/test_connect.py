@@ -156,3 +156,28 @@ def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, sh
     assert len(got) == 1
     m = bp.scan_metrics(ours)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
+
+
+@pytest.fixture(scope="module")
+def file_classes(tmp_path_factory) -> dict[str, Path]:
+    """The corpus' classes written without a JVM (pyarrow's, DuckDB's) that Spark reads."""
+    from ..corpus import write_all
+
+    return write_all(tmp_path_factory.mktemp("classes"), readable_only=True)
+
+
+def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> None:  # noqa: ANN001
+    """Wrong column indexes, checksummed pages, odd encodings, nulls-only chunks, legacy lists, INT96 and
+    decimals, through a DataFrame and SQL on a path over Connect: the rows of Spark's `parquet` with
+    pushdown off on the same server."""
+    from ..corpus import KEY_PREDICATES
+
+    assert {"column_index_all_null_pages", "column_index_bounds_exclude_values"} <= set(file_classes)
+    wheres = [KEY_PREDICATES[i] for i in (0, 2, 5, 9)]  # k hit, k IN with a null, s hit, k OR s
+    for name, path in file_classes.items():
+        for where in wheres:
+            with spark_conf(connect, PUSHDOWN_OFF):
+                want = _rows(connect.read.parquet(str(path)).where(where).select("id"))
+            for route, df in (("dataframe", bp.read_bloom(connect, str(path))),
+                              ("sql path", connect.sql(f"SELECT * FROM bloomparquet.`{path}`"))):
+                assert _rows(df.where(where).select("id")) == want, (name, where, route)
