@@ -22,6 +22,10 @@ class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bl
 class UnreadableFilesMetric
   extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
+class RuntimeFiltersReceivedMetric
+  extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
+class RuntimeFilterTimeMetric
+  extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
@@ -53,12 +57,15 @@ object BloomMetrics {
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
   val PruningTimeMs = "bloomPruningTimeMs"
+  val RuntimeFiltersReceived = "bloomRuntimeFiltersReceived"
+  val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
-    new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric)
+    new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
+    new TasksPlannedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName
