@@ -78,7 +78,7 @@ def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, s
                pruning_filters(p_spark), pruning_filters(p_ours), t_spark, t_ours)
         rows.append(row)
         print(*row[:7], f"{t_spark:.3f} {t_ours:.3f}", flush=True)  # progress, with -s
-        if nodes(p_ours) > BOUND * nodes(p_spark) or scans(p_ours) != scans(p_spark) \
+        if nodes(p_ours) > BOUND * nodes(p_spark) or scans(p_ours) > scans(p_spark) \
                 or pruning_filters(p_ours) > pruning_filters(p_spark) or t_ours > BOUND * t_spark + NOISE_SECONDS:
             over.append(row)
     print("\nquery nodes(spark, ours) scans(spark, ours) dpp(spark, ours) plan s(spark, ours)")
@@ -86,6 +86,7 @@ def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, s
         print(*r[:7], f"{r[7]:.3f} {r[8]:.3f}")
     print(f"total planning seconds: spark {total_spark:.2f}, ours {total_ours:.2f}")
     # Files without filters: no data column is a runtime-filter column, so no more scans or pruning
-    # subqueries than Spark's own plan, and nodes only where V2 plans differ (at most the bound).
+    # subqueries than Spark's own plan (fewer scans where V2 reuses an exchange V1 does not), and
+    # other nodes only where V2 plans differ (at most the bound).
     assert not over, over
     assert total_ours <= BOUND * total_spark, (total_spark, total_ours)

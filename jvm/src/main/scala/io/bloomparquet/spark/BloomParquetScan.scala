@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.read.{PartitionReaderFactory, SupportsRuntimeV2Filtering}
+import org.apache.spark.sql.connector.read.{PartitionReaderFactory, Scan, SupportsRuntimeV2Filtering}
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
@@ -105,6 +105,17 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   }
 
   private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
+
+  // Batch or row reads, decided as Spark's Parquet factory decides them (schema and settings, the
+  // same for every split): otherwise Spark plans the splits and builds the factory (which
+  // broadcasts the Hadoop configuration) of every scan node while planning, even of scans a
+  // reused exchange replaces; Spark's V1 scan does neither before it runs.
+  override def columnarSupportMode(): Scan.ColumnarSupportMode =
+    SparkCompat.parquetBatchReads(sparkSession, readPartitionSchema, readDataSchema) match {
+      case Some(true) => Scan.ColumnarSupportMode.SUPPORTED
+      case Some(false) => Scan.ColumnarSupportMode.UNSUPPORTED
+      case None => Scan.ColumnarSupportMode.PARTITION_DEFINED
+    }
 
   // Made once per scan: Spark asks each copy of its scan node (physical rules, adaptive
   // re-planning) while planning, and Spark's Parquet factory broadcasts the Hadoop configuration.

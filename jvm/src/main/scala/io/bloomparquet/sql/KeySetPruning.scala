@@ -117,5 +117,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn), pruned)
 
   private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression): Expression =
-    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = false)
+    // Only as a reuse of the join's broadcast: without one Spark would run the key side once more
+    // as a subquery of its own (TPC-DS q14a: minutes), for a filter that may prune nothing.
+    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = true)
 }
