@@ -105,7 +105,8 @@ def run(spark, text: str, timeout: float) -> tuple[float, int, list | None]:  # 
         rows = df.collect()
         return time.perf_counter() - started, nodes, rows
     except Exception as e:  # noqa: BLE001 (a cancelled or failed query is reported, not fatal)
-        print(f"    failed: {str(e).splitlines()[0][:200]}", flush=True)
+        lines = [line for line in str(e).splitlines() if "Exception" in line or "Error" in line]
+        print(f"    failed: {' | '.join(lines[:3])[:600]}", flush=True)
         return time.perf_counter() - started, -1, None
     finally:
         timer.cancel()

@@ -43,7 +43,8 @@ def scans(tree: str) -> int:
 
 
 def pruning_filters(tree: str) -> int:
-    return tree.count("dynamicpruning")
+    """Distinct dynamic pruning filters (each shows on its scan and on its subquery)."""
+    return len(set(re.findall(r"dynamicpruning#\d+", tree)))
 
 
 @pytest.fixture(scope="module")
