@@ -19,6 +19,10 @@ settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "defaul
 collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
 
 
+# BLOOMPARQUET_MASTER=local-cluster[2,1,1024] runs a suite with executors in JVMs of their own (bin/test runs
+# the differential suites that way too): JVM-wide caches and task-side checks then live apart from the driver's.
+MASTER = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
+
 # Test-only JVM code (TestBridge, FailingFileSystem), built by bin/setup and bin/test.
 TEST_JAR = Path(__file__).resolve().parents[1] / "jvm" / "target" / "bloomparquet-tests.jar"
 
@@ -31,7 +35,10 @@ def spark() -> Iterator[object]:
         raise FileNotFoundError(f"{TEST_JAR} not found: run bin/setup (or bin/sbt jvm/Test/package)")
     jar = str(TEST_JAR)
     conf = {"spark.sql.session.timeZone": "UTC", "spark.jars": jar, "spark.driver.extraClassPath": jar}
-    session = bloomparquet.session(**conf)
+    if MASTER.startswith("local-cluster"):
+        # Executors are JVMs of their own (the test jar reaches them through spark.jars): small heaps on 2 cores.
+        conf["spark.executor.memory"] = "1g"
+    session = bloomparquet.session(master=MASTER, **conf)
     yield session
     session.stop()
 

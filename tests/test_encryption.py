@@ -15,8 +15,9 @@ import pytest
 
 import bloomparquet as bp
 
+from .encrypted_files import FOOTERS, KEYS, write_encrypted
 from .spark_conf import PUSHDOWN_OFF, spark_conf
-from .write_format import WRITE_FORMAT, filter_bytes
+from .write_format import filter_bytes
 
 pytestmark = pytest.mark.spark
 
@@ -28,31 +29,9 @@ BASE = 1 << 33
 K = f"{BASE}L + 2 * ((id * 7919) % {ROWS})"
 PRESENT, ABSENT = BASE + 2 * 1234, BASE + 2 * 1234 + 1
 
-# An access token of its own: parquet-java caches KMS clients (with their key list) per token for
-# 10 minutes, and other code in this JVM (the user guide's example) uses the default token.
-KEYS = {
-    "parquet.crypto.factory.class": "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory",
-    "parquet.encryption.key.access.token": "bloomparquet-encryption-tests",
-    "parquet.encryption.kms.client.class": "io.bloomparquet.testing.InMemoryKms",
-    "parquet.encryption.key.list": "kf: {}, kc: {}".format(
-        base64.b64encode(b"footer key 16 by").decode(), base64.b64encode(b"column key 16 by").decode()),
-}
-# Column k is sealed with its own key; s stays plaintext (its filter too).
-WRITE_KEYS = {**KEYS, "parquet.encryption.footer.key": "kf", "parquet.encryption.column.keys": "kc: k"}
-FOOTERS = {"encrypted": "false", "plaintext": "true"}
-
-
 def _write(spark, out: Path, writer: str, footer: str) -> None:  # noqa: ANN001
     df = spark.range(0, ROWS).selectExpr(f"{K} AS k", "CAST(id % 2500 AS STRING) AS s").repartition(1)
-    w = df.write.options(**WRITE_KEYS).option("parquet.encryption.plaintext.footer", FOOTERS[footer])
-    w = w.option("parquet.block.size", 32768)
-    if writer == "spark":
-        w = (w.format("parquet").option("parquet.bloom.filter.enabled#k", "true")
-             .option("parquet.bloom.filter.enabled#s", "true")
-             .option("parquet.bloom.filter.expected.ndv#k", 4000).option("parquet.bloom.filter.expected.ndv#s", 2500))
-    else:
-        w = w.format(WRITE_FORMAT).option("bloom.columns", "k, s")
-    w.save(str(out))
+    write_encrypted(df, out, writer, footer, {"k": 4000, "s": 2500})
 
 
 @pytest.fixture(scope="module")
@@ -337,3 +316,14 @@ def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:  # noqa: ANN0
             for mode in ("plan", "task"):
                 got = _failure(lambda: bp.read_bloom(spark, d, bloom_mode=mode).where(where).collect())  # noqa: B023
                 assert got == expected, (footer, mode)
+
+
+@pytest.mark.parametrize("footer", list(FOOTERS))
+@pytest.mark.parametrize("writer", ["spark", "ours"])
+def test_reference_reader_refuses_encrypted_files(written, writer: str, footer: str) -> None:  # noqa: ANN001
+    """`reference.read_bloom_filters` finds encrypted columns or footers in its own decoding of the footer and
+    raises, naming them: handed to pyarrow, a plaintext footer's encrypted column metadata aborts the process."""
+    from bloomparquet.reference import read_bloom_filters
+
+    with pytest.raises(ValueError, match="encrypted footer" if footer == "encrypted" else r"encrypted .*\(.*k"):
+        read_bloom_filters(_file(written[(writer, footer)]))

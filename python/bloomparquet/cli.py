@@ -49,12 +49,12 @@ def _tool(args: argparse.Namespace) -> int:
 
 def _jar(as_json: bool) -> int:
     from ._jar import jar_path
+    from .tools import BadInput
 
     try:
         path = str(jar_path())
     except (RuntimeError, FileNotFoundError) as e:
-        print(f"bloomparquet: {e}", file=sys.stderr)
-        return 2
+        raise BadInput(str(e)) from None
     print(json.dumps({"command": "jar", "version": 1, "path": path}) if as_json else path)
     return 0
 
@@ -159,18 +159,43 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bad_input(e: Exception, subject: str | None) -> str | None:
+    """The one line every command prints for bad input (exit 2), or None for a bug (a traceback).
+    Bad input: the tools' :class:`BadInput`, an option that fails its check (ValueError), and an
+    error the JVM raised (a Spark command's refusal: its root cause, e.g. retrofit's, after the
+    command's ``subject`` path when the cause names no file)."""
+    from .tools import BadInput
+    from .tools.errors import first_line
+
+    if isinstance(e, (BadInput, ValueError)):
+        return first_line(e).removeprefix("bloomparquet: ")
+    java = getattr(e, "java_exception", None)  # py4j's Py4JJavaError, without importing py4j
+    if java is None:
+        return None
+    root = java
+    while root.getCause() is not None and root.getCause() is not root:
+        root = root.getCause()
+    message = f"{root.getClass().getSimpleName()}: {first_line(Exception(str(root.getMessage())))}"
+    return message if subject is None or subject in message else f"{subject}: {message}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command in ("inspect", "probe", "verify", "advise"):
-        from .tools import BadInput
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        return 0
+    except Exception as e:
+        message = _bad_input(e, getattr(args, "path", None))
+        if message is None:
+            raise
+        print(f"bloomparquet: {message}", file=sys.stderr)
+        return 2
 
-        try:
-            return _tool(args)
-        except BadInput as e:
-            print(f"bloomparquet: {e}", file=sys.stderr)
-            return 2
-        except BrokenPipeError:
-            return 0
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command in ("inspect", "probe", "verify", "advise"):
+        return _tool(args)
     if args.command == "demo":
         from .demo import run_demo
 

@@ -133,3 +133,26 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
     assert len(got) == 1
     m = bp.scan_metrics(joined)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
+
+
+@pytest.mark.parametrize("shape", ["left_semi", "in_subquery"])
+def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, shape: str) -> None:  # noqa: ANN001
+    """Connect's createDataFrame sends the rows as a local relation: its size is known, so a
+    lookup of keys from a Python list prunes with no hint, equal to Spark's parquet."""
+    present = int(_keys(1)[7])
+    keys = connect.createDataFrame([(1235,), (1237,), (present,), (None,), (present,)], "k long")
+
+    def query(table):  # noqa: ANN001, ANN202
+        if shape == "left_semi":
+            return table.join(keys, "k", "left_semi")
+        table.createOrReplaceTempView("connect_lk_fact")
+        keys.createOrReplaceTempView("connect_lk_keys")
+        return connect.sql("SELECT * FROM connect_lk_fact WHERE k IN (SELECT k FROM connect_lk_keys)")
+
+    ours = query(bp.read_bloom(connect, str(written)))
+    got = _rows(ours)
+    with spark_conf(connect, PUSHDOWN_OFF):
+        assert got == _rows(query(connect.read.parquet(str(written))))
+    assert len(got) == 1
+    m = bp.scan_metrics(ours)
+    assert m["bloomRowGroupsPrunedByBloom"] > 0, m

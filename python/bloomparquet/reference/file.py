@@ -49,14 +49,46 @@ def read_filter_bytes(f: BinaryIO, offset: int, length: int | None) -> bytes:
     return head + f.read(max(0, min(max(rest, 0), MAX_BYTES) + size - len(head)))
 
 
+def _refuse_encrypted(path: str | os.PathLike[str]) -> None:
+    """ValueError for a file with Parquet modular encryption, found in our own decoding of the footer:
+    pyarrow aborts the whole process ("Cannot decrypt ColumnMetadata") on an encrypted column's metadata."""
+    from . import _rawfooter
+
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        f.seek(max(0, size - 8))
+        tail = f.read(8)
+        if len(tail) < 8 or tail[4:] not in (b"PAR1", b"PARE"):
+            return  # not Parquet: pyarrow says so
+        if tail[4:] == b"PARE":
+            raise ValueError(f"{path}: encrypted footer (Parquet modular encryption): no filter is read without keys")
+        length = int.from_bytes(tail[:4], "little")
+        if not 0 < length <= size - 12:
+            return
+        f.seek(size - 8 - length)
+        footer = f.read(length)
+    try:
+        meta = _rawfooter.decode(footer)
+    except ThriftError:
+        return  # pyarrow's error names what is wrong
+    encrypted = _rawfooter.encrypted_columns(meta)
+    if encrypted:
+        paths = _rawfooter.leaf_paths(meta)
+        names = ", ".join(paths[i] if i < len(paths) else str(i) for i in encrypted)
+        raise ValueError(f"{path}: columns encrypted with Parquet modular encryption ({names}): "
+                         "no filter is read without keys")
+
+
 def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], SplitBlockBloomFilter]:
     """Every bloom filter in the Parquet file at ``path``.
 
     Keys are ``(row_group_index, dotted_column_path)``; chunks without a filter are
-    absent. Raises :class:`BloomFilterFormatError` for a filter that is not valid.
+    absent. Raises :class:`BloomFilterFormatError` for a filter that is not valid, and
+    ``ValueError`` for a file with encrypted columns or footer (pyarrow would abort the process).
     """
     import pyarrow.parquet as pq
 
+    _refuse_encrypted(path)
     meta = pq.ParquetFile(path).metadata
     out: dict[tuple[int, str], SplitBlockBloomFilter] = {}
     with open(path, "rb") as f:

@@ -25,8 +25,9 @@ Per column, from every footer and a sample of row groups read with pyarrow:
   ``1 - p``, IN of 100 ``(1-p)^100``. Present values: point ``(1-c)(1-p)``, IN of
   100 ``((1-c)(1-p))^100`` (values assumed independent).
 
-A filter is recommended when the column has a filter hash, not every row group
-has one already, statistics prune less than half the row groups and values
+A filter is recommended when the column has a filter hash, is not inside a list
+or map (readers and ``retrofit`` use filters of top-level and struct fields only),
+not every row group has one already, statistics prune less than half the row groups and values
 recur in less than half of them.
 """
 
@@ -36,16 +37,21 @@ import bisect
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
-from .footer import ParquetFooter, open_footer
+from .errors import BadInput, first_line, reading
+from .footer import ParquetFooter, each_file
+from ..reference._rawfooter import row_group_bytes
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 FPP_CANDIDATES = (0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0001)
 IN_LIST = 100
@@ -73,25 +79,24 @@ class _Column:
 def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int = 16,
         fpp: float | None = None, storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``advise --json`` report for the files under ``paths``."""
-    from .errors import BadInput
-
     if sample < 1:
         raise BadInput(f"--sample must be at least 1, got {sample}")
     if fpp is not None and not 0 < fpp < 1:
         raise BadInput(f"--fpp must be strictly between 0 and 1, got {fpp}")
-    files = storage.expand(paths)
-    footers = [open_footer(p, storage) for p in progress(files, "footers")]
+    footers = each_file(paths, storage, "footers", lambda footer: footer)
     names = _names(footers[0], columns)
     cols = {n: _Column(column_type(footers[0].metadata.schema, footers[0].column_index(n))) for n in names}
     for footer in footers:
-        _scan_footer(footer, cols)
+        with reading(footer.path):
+            _scan_footer(footer, cols)
     picks = _sample(footers, sample)
     for footer, rg in progress(picks, "sampling"):
-        _read_sample(footer, rg, cols)
+        with reading(footer.path):
+            _read_sample(footer, rg, cols)
     total_rgs = sum(f.metadata.num_row_groups for f in footers)
     advice = [_advise(c, total_rgs, fpp) for c in cols.values()]
     return {
-        "command": "advise", "version": SCHEMA_VERSION, "paths": list(paths), "files": len(files),
+        "command": "advise", "version": SCHEMA_VERSION, "paths": list(paths), "files": len(footers),
         "row_groups": total_rgs, "sampled_row_groups": len(picks), "columns": advice,
         "retrofit": _commands(paths, advice),
     }
@@ -140,10 +145,10 @@ def _sample(footers: list[ParquetFooter], sample: int) -> list[tuple[ParquetFoot
 
 
 def _read_sample(footer: ParquetFooter, rg: int, cols: dict[str, _Column]) -> None:
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    group = footer.metadata.row_group(rg)
-    rg_bytes = sum(group.column(i).total_compressed_size for i in range(group.num_columns))
+    rg_bytes = row_group_bytes(footer.thrift, rg)
     for c in cols.values():
         if c.unreadable or not c.col.hashable:
             continue
@@ -152,10 +157,24 @@ def _read_sample(footer: ParquetFooter, rg: int, cols: dict[str, _Column]) -> No
         except NotRebuildable as e:
             c.unreadable = str(e)
             continue
-        uniques = pc.unique(array)
+        try:
+            uniques = pc.unique(_countable(array))
+        except (pa.ArrowNotImplementedError, pa.ArrowTypeError) as e:
+            c.unreadable = f"pyarrow cannot count distinct {array.type} values ({first_line(e)})"
+            continue
         c.ndv.append(len(uniques))
         c.rg_bytes.append(rg_bytes)
         c.uniques.append(uniques)
+
+
+def _countable(array: pa.Array) -> pa.Array:
+    """``array`` in a type every sample shares and ``unique`` takes: dictionaries
+    decoded, extension types (UUID, ...) as their storage."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    return array.storage if isinstance(array.type, pa.ExtensionType) else array
 
 
 def _stats_prune_share(c: _Column) -> float | None:
@@ -179,7 +198,10 @@ def _recurrence(c: _Column, total_rgs: int) -> float | None:
 
     if not c.uniques or sum(c.ndv) == 0:
         return None
-    union = len(pc.unique(pa.chunked_array(c.uniques)))
+    try:
+        union = len(pc.unique(pa.chunked_array(c.uniques)))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # files disagree on the column's Arrow type
+        return None
     spread, sampled = sum(c.ndv) / union, len(c.uniques)
     m = 1 + (spread - 1) * (total_rgs - 1) / (sampled - 1) if sampled > 1 else 1.0
     return min(1.0, m / total_rgs)
@@ -210,9 +232,10 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
         "fpp": None, "filter_bytes_per_row_group": None, "filter_bytes_total": None,
         "expected_pruned": None, "recommend": False, "reason": "",
     }
-    if not c.col.hashable or c.unreadable or not c.ndv:
+    if not c.col.hashable or c.unreadable or not any(c.ndv):
         out["reason"] = (f"{c.col.physical} has no bloom filter hash" if not c.col.hashable
-                         else f"values not readable: {c.unreadable}" if c.unreadable else "no values")
+                         else f"values not readable: {c.unreadable}" if c.unreadable
+                         else "no values (every sampled row group holds only nulls)" if c.ndv else "no values")
         return out
     p = fpp if fpp is not None else _choose_fpp(c)
     per_rg = _mean([num_bytes(n, p) for n in c.ndv]) or 0.0
@@ -224,7 +247,10 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
             "present_point": (1 - r) * (1 - p), f"present_in_{IN_LIST}": ((1 - r) * (1 - p)) ** IN_LIST,
         },
     })
-    if c.with_filter == c.chunks:
+    if c.col.repeated:
+        out["reason"] = ("inside a list or map (many values per row): bloomparquet neither prunes with nor "
+                         "retrofits filters there")
+    elif c.with_filter == c.chunks:
         out["reason"] = "every row group already has a filter (see inspect for its FPP)"
     elif stats is not None and stats >= _THRESHOLD:
         out["reason"] = f"min/max statistics already prune {stats:.0%} of row groups for a point lookup"

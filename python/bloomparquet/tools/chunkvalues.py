@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..reference import xxh64_plain
+from .errors import reading
 from .types import ColumnType
 
 if TYPE_CHECKING:
@@ -22,28 +23,39 @@ class NotRebuildable(Exception):
 
 
 def chunk_array(footer: ParquetFooter, rg: int, col: ColumnType) -> pa.Array:
-    """The non-null leaf values of column ``col`` in row group ``rg``."""
+    """The non-null leaf values of column ``col`` in row group ``rg``; :class:`BadInput`
+    naming the file when its pages do not decode."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    parts = col.path.split(".")
-    table = footer.file.read_row_group(rg, columns=[col.path])
-    array: pa.Array = table.column(0).combine_chunks() if table.num_columns else pa.array([])
-    if isinstance(array, pa.ChunkedArray):
-        array = pa.concat_arrays(array.chunks) if array.num_chunks else pa.array([], array.type)
-    rest = parts[1:]
-    while rest:
+    with reading(footer.path, f"row group {rg}, column {col.path}: pages do not decode"):
+        table = footer.file.read_row_group(rg, columns=[col.path])
+        array = table.column(0).combine_chunks() if table.num_columns else pa.array([])
+        return pc.drop_null(_leaf_values(array, col))
+
+
+def _leaf_values(array: pa.Array, col: ColumnType) -> pa.Array:
+    """Down from the top-level column to its one leaf. pyarrow reads a single leaf as
+    nested types that hold only that leaf (a struct of one field, a list per repeated
+    level), so the way down needs no names, whatever a writer called its list and map
+    groups (``list.element``, ``bag.array``, ``key_value``...)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    leaf = col.path.split(".")[-1]
+    while True:
         t = array.type
-        if pa.types.is_struct(t):
-            array = pc.struct_field(array, [t.get_field_index(rest[0])])
-            rest = rest[1:]
+        if pa.types.is_map(t):  # both key and value, should pyarrow keep the map
+            array = array.keys if leaf == t.key_field.name else array.items
         elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-            name = t.value_field.name
             array = array.flatten()
-            rest = rest[1:] if rest[0] == name else rest[2:] if len(rest) > 1 and rest[1] == name else rest[1:]
+        elif pa.types.is_struct(t):
+            index = 0 if t.num_fields == 1 else t.get_field_index(leaf)
+            if index < 0:
+                raise NotRebuildable(f"cannot follow {col.path} into {t}")
+            array = pc.struct_field(array, [index])
         else:
-            raise NotRebuildable(f"cannot follow {col.path} into {t}")
-    return pc.drop_null(array)
+            return array
 
 
 def physical_hashes(array: pa.Array, col: ColumnType) -> np.ndarray:

@@ -3,16 +3,17 @@ dictionary filter can rule a value out of the chunk — or the writer fell back 
 plain pages (its dictionary grew past the page-size limit), where only min/max
 statistics and a bloom filter can.
 
-pyarrow does not expose a chunk's page encoding statistics, so the footer is read
-with the reference's compact-protocol decoder (field ids from parquet.thrift).
+pyarrow does not expose a chunk's page encoding statistics, so they come from the
+footer as ``open_footer`` decoded it with the reference's compact-protocol decoder
+(field ids from parquet.thrift).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..reference._thrift import ThriftError, read_struct
 from .footer import ParquetFooter
+from ..reference._rawfooter import column_chunks
 
 _PLAIN_DICTIONARY, _RLE_DICTIONARY = 2, 8
 _LEVEL_ENCODINGS = {3, 4}  # RLE, BIT_PACKED: repetition and definition levels
@@ -23,17 +24,10 @@ def dictionary_only(footer: ParquetFooter) -> dict[tuple[int, int], bool | None]
     """Per (row group, leaf column index): True when every data page is
     dictionary-encoded, False when some page is not (or there is no dictionary),
     None when the footer cannot tell (v2 encodings without page encoding stats)."""
-    with footer.open() as f:
-        f.seek(footer.footer_start)
-        raw = f.read(footer.file_size - 8 - footer.footer_start)
-    try:
-        meta, _ = read_struct(raw)
-    except ThriftError:
-        return {}
     out: dict[tuple[int, int], bool | None] = {}
-    for rg, group in enumerate(meta.get(4, [])):
-        for c, chunk in enumerate(group.get(1, [])):
-            out[(rg, c)] = _chunk_dictionary_only(chunk.get(3, {}))
+    for rg, chunks in enumerate(column_chunks(footer.thrift)):
+        for c, meta in enumerate(chunks):
+            out[(rg, c)] = _chunk_dictionary_only(meta)
     return out
 
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from .errors import BadInput
+from ..reference import _rawfooter as rawfooter
+from .errors import BadInput, reading
+from .report import progress
 from .storage import LOCAL, Storage
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,9 @@ class ParquetFooter:
     file_size: int
     footer_start: int
     storage: Storage = LOCAL
+    thrift: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)  # rawfooter.decode
+    # Leaf columns under Parquet modular encryption: pyarrow aborts the process on their metadata.
+    encrypted: frozenset[int] = frozenset()
 
     def open(self) -> BinaryIO:
         """The file, opened for reading filters and values (the caller closes it)."""
@@ -36,33 +44,66 @@ class ParquetFooter:
         """Index of leaf column ``name`` (exact, else the single case-insensitive match)."""
         paths = self.column_paths()
         if name in paths:
-            return paths.index(name)
+            return self._plaintext(paths.index(name))
         folded = [i for i, p in enumerate(paths) if p.lower() == name.lower()]
         if len(folded) == 1:
-            return folded[0]
+            return self._plaintext(folded[0])
         why = "is ambiguous" if folded else "is not a column"
         raise BadInput(f"{self.path}: {name!r} {why} (columns: {', '.join(paths)})")
 
+    def _plaintext(self, index: int) -> int:
+        if index in self.encrypted:
+            raise self.encryption_refused(f"column {self.column_paths()[index]!r} is encrypted")
+        return index
+
+    def encryption_refused(self, what: str) -> BadInput:
+        """:class:`BadInput` saying ``what``, naming the encrypted and the plaintext columns."""
+        paths = self.column_paths()
+        plain = [p for i, p in enumerate(paths) if i not in self.encrypted]
+        return BadInput(f"{self.path}: {what} (Parquet modular encryption; this tool holds no keys); encrypted "
+                        f"columns: {', '.join(paths[i] for i in sorted(self.encrypted))}; plaintext columns, "
+                        f"for --columns: {', '.join(plain) or 'none'}")
+
 
 def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
-    """Open ``path`` as Parquet; :class:`BadInput` when it is missing or not Parquet."""
-    import pyarrow as pa
+    """Open ``path`` as Parquet; :class:`BadInput` when it is missing, not Parquet,
+    its footer does not decode or is encrypted (this tool holds no keys). Encrypted
+    columns in a plaintext footer are found here, before pyarrow sees the file."""
     import pyarrow.parquet as pq
 
-    try:
+    with reading(path, "cannot read the file"):
         size = storage.size(path)
         with storage.open(path) as f:
             head = f.read(4)
             f.seek(max(0, size - 8))
             tail = f.read(8)
-    except OSError as e:
-        raise BadInput(f"{path}: {e.strerror or e}") from None
-    if size < 12 or head != b"PAR1" or tail[4:] != b"PAR1":
-        raise BadInput(f"{path}: not a Parquet file (no PAR1 magic{'; encrypted footer?' if tail[4:] == b'PARE' else ''})")
-    (footer_len,) = struct.unpack("<i", tail[:4])
-    try:
+            (footer_len,) = struct.unpack("<i", tail[:4]) if len(tail) == 8 else (0,)
+            footer_start = size - 8 - footer_len
+            if tail[4:] == b"PARE" and head in (b"PAR1", b"PARE"):
+                raise BadInput(f"{path}: encrypted footer (Parquet modular encryption); this tool holds no keys "
+                               "and reads no column of such a file")
+            if size < 12 or head != b"PAR1" or tail[4:] != b"PAR1":
+                raise BadInput(f"{path}: not a Parquet file (no PAR1 magic)")
+            if not 4 <= footer_start < size - 8:
+                raise BadInput(f"{path}: not a readable Parquet file (footer length {footer_len} does not fit "
+                               f"in {size} bytes)")
+            f.seek(footer_start)
+            raw = f.read(footer_len)
+    with reading(path, "footer does not decode"):
+        thrift = rawfooter.decode(raw)
+    encrypted = frozenset(rawfooter.encrypted_columns(thrift))
+    with reading(path, "not a readable Parquet file"):
         # pyarrow reads local files itself; other storage through a file object it keeps open.
         pf = pq.ParquetFile(path if storage is LOCAL else storage.open(path))
-    except (pa.ArrowException, OSError) as e:
-        raise BadInput(f"{path}: not a readable Parquet file ({str(e).splitlines()[0]})") from None
-    return ParquetFooter(path, pf, pf.metadata, size, size - 8 - footer_len, storage)
+        return ParquetFooter(path, pf, pf.metadata, size, footer_start, storage, thrift, encrypted)
+
+
+def each_file(paths: Sequence[str], storage: Storage, label: str, work: Callable[[ParquetFooter], T]) -> list[T]:
+    """``work`` on each Parquet file under ``paths``, in order; any failure to read a
+    file is :class:`BadInput` naming it (the commands' one way over their files)."""
+    out = []
+    for p in progress(storage.expand(paths), label):
+        footer = open_footer(p, storage)
+        with reading(p):
+            out.append(work(footer))
+    return out

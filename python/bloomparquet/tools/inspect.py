@@ -7,8 +7,8 @@ from typing import Any, BinaryIO
 
 from . import estimate
 from .filters import read_chunk_filter
-from .footer import ParquetFooter, open_footer
-from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, short, statistics, table
+from .footer import ParquetFooter, each_file
+from .report import SCHEMA_VERSION, fmt_int, fmt_pct, short, statistics, table
 from .selection import selected_columns
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
@@ -16,7 +16,7 @@ from .types import ColumnType, column_type
 
 def run(paths: Sequence[str], columns: Sequence[str] | None = None, storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``inspect --json`` report for the files under ``paths`` (on ``storage``)."""
-    files = [_inspect_file(open_footer(p, storage), columns) for p in progress(storage.expand(paths), "inspect")]
+    files = each_file(paths, storage, "inspect", lambda footer: _inspect_file(footer, columns))
     return {"command": "inspect", "version": SCHEMA_VERSION, "files": files, "columns": _totals(files)}
 
 

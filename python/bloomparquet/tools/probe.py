@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from .filters import read_chunk_filter
-from .footer import ParquetFooter, open_footer
-from .report import SCHEMA_VERSION, jsonable, progress, table
+from .footer import ParquetFooter, each_file
+from .report import SCHEMA_VERSION, jsonable, table
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 from .values import MAY_CONTAIN, hash_values, parse_value
@@ -29,7 +29,7 @@ def parsed_values(texts: Sequence[str], col: ColumnType) -> list[Any]:
 
 def run(paths: Sequence[str], column: str, texts: Sequence[str], storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``probe --json`` report."""
-    files = [_probe_file(open_footer(p, storage), column, texts) for p in progress(storage.expand(paths), "probe")]
+    files = each_file(paths, storage, "probe", lambda footer: _probe_file(footer, column, texts))
     counts = {k: 0 for k in (EXCLUDED, MAY, NO_FILTER, UNREADABLE)}
     for f in files:
         for g in f["row_groups"]:

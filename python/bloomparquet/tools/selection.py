@@ -8,8 +8,11 @@ from .footer import ParquetFooter
 
 
 def selected_columns(footer: ParquetFooter, names: Sequence[str] | None) -> list[int]:
-    """Indices of ``names`` (all leaf columns when None); :class:`BadInput` for an unknown one."""
+    """Indices of ``names`` (all leaf columns when None); :class:`BadInput` for an unknown
+    or encrypted one, and for all columns of a file with encrypted ones."""
     if not names:
+        if footer.encrypted:
+            raise footer.encryption_refused("some columns are encrypted")
         return list(range(footer.metadata.num_columns))
     return [footer.column_index(n) for n in names]
 

@@ -28,7 +28,7 @@ _CONVERTED = {
 @dataclass(frozen=True)
 class ColumnType:
     """Physical type, logical type (``{"Type": ..., ...}`` as pyarrow's ``to_json``),
-    decimal precision/scale and fixed length of one leaf column."""
+    decimal precision/scale and fixed length of one leaf column, and whether it is repeated."""
 
     path: str
     physical: str
@@ -36,6 +36,8 @@ class ColumnType:
     precision: int
     scale: int
     length: int
+    repeated: bool = False  # inside a list or map: many values per row
+
 
     @property
     def kind(self) -> str:
@@ -64,5 +66,6 @@ def column_type(schema: pq.ParquetSchema, index: int) -> ColumnType:
     if logical.get("Type") in (None, "None") and col.converted_type == "DECIMAL":
         logical = {"Type": "Decimal", "precision": col.precision, "scale": col.scale}
     if logical.get("Type") == "Decimal":
-        return ColumnType(col.path, col.physical_type, logical, int(logical["precision"]), int(logical["scale"]), col.length)
-    return ColumnType(col.path, col.physical_type, logical, -1, -1, col.length)
+        return ColumnType(col.path, col.physical_type, logical, int(logical["precision"]), int(logical["scale"]), col.length,
+                          col.max_repetition_level > 0)
+    return ColumnType(col.path, col.physical_type, logical, -1, -1, col.length, col.max_repetition_level > 0)

@@ -19,9 +19,9 @@ from ..reference import SplitBlockBloomFilter
 
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
-from .footer import ParquetFooter, open_footer
+from .footer import ParquetFooter, each_file
 from .impossible import impossible_reason
-from .report import SCHEMA_VERSION, jsonable, progress, table
+from .report import SCHEMA_VERSION, jsonable, table
 from .selection import selected_columns
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
@@ -32,8 +32,7 @@ _SAMPLES = 5
 def run(paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | None = None,
         storage: Storage = LOCAL) -> dict[str, Any]:
     """The ``verify --json`` report; ``ok`` is False when any finding was made."""
-    files = [_verify_file(open_footer(p, storage), rebuild, columns)
-             for p in progress(storage.expand(paths), "verify")]
+    files = each_file(paths, storage, "verify", lambda footer: _verify_file(footer, rebuild, columns))
     findings = [x for f in files for x in f["findings"]]
     return {
         "command": "verify", "version": SCHEMA_VERSION, "rebuild": rebuild, "ok": not findings,

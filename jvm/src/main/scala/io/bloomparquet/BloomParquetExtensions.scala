@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{KeySetPruning, SqlFunctions, SqlStrategy, V2ScanRoute}
+import io.bloomparquet.sql.{KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -10,7 +10,8 @@ import org.apache.spark.sql.SparkSessionExtensions
  * also serve Spark Connect clients: everything Python does through py4j on a
  * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
  * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
- * [[KeySetPruning]], which gives that scan runtime filters from small key sets.
+ * [[KeySetPruning]], which gives that scan runtime filters from small key sets
+ * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown).
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
@@ -18,5 +19,6 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
     extensions.injectPreCBORule(KeySetPruning(_))
+    extensions.injectPreCBORule(KeySetSizeNote(_))
   }
 }

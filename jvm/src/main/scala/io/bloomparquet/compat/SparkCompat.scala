@@ -6,6 +6,7 @@ import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.spark.SparkEnv
+import org.apache.spark.bloomparquet.DriverHeldRdd
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
@@ -16,7 +17,7 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
-import org.apache.spark.sql.execution.{QueryExecution, WholeStageCodegenExec}
+import org.apache.spark.sql.execution.{LogicalRDD, QueryExecution, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
   ParquetWrite}
@@ -65,6 +66,10 @@ object SparkCompat {
 
   def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
     file.copy(start = start, length = length)
+
+  /** `file` whole as it is now: another version of the file than the one listed. */
+  def wholeFile(file: PartitionedFile, length: Long, modificationTime: Long): PartitionedFile =
+    file.copy(start = 0, length = length, fileSize = length, modificationTime = modificationTime)
 
   def fileKey(file: PartitionedFile): FileKey = FileKey(file.toPath.toString, file.fileSize, file.modificationTime)
 
@@ -152,6 +157,15 @@ object SparkCompat {
     val args = Seq[AnyRef](key, keys, keyColumns, Seq(0), Boolean.box(onlyInBroadcast), NamedExpression.newExprId, None)
     constructor.newInstance(args ++ Seq.fill(constructor.getParameterCount - args.size)(None): _*)
       .asInstanceOf[Expression]
+  }
+
+  /**
+   * The bytes a leaf's rows take in the driver, known without a job: an RDD relation over
+   * `parallelize`d data (PySpark's `createDataFrame` from a list or pandas); None for any other.
+   */
+  def driverHeldBytes(leaf: LogicalPlan, limit: Long): Option[Long] = leaf match {
+    case r: LogicalRDD if !r.isStreaming => DriverHeldRdd.bytes(r.rdd, limit)
+    case _ => None
   }
 
   /** What `SparkSessionExtensions.injectTableFunction` takes. */

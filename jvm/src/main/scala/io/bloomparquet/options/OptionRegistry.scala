@@ -40,8 +40,9 @@ object OptionRegistry {
       "(x = 0.0 skips row groups holding only -0.0), timestamps (in files storing milliseconds, ts < a literal " +
       "with sub-millisecond digits skips matches), strings (stored bytes that are not UTF-8 never match the " +
       "literal Spark passes), dotted names (top-level a.b next to struct a with field b, whose filters parquet-java " +
-      "writes as one); all = everything Spark " +
-      "would push, with those risks; none = nothing")
+      "writes as one); parquet-java's page skipping by column index is off too (writers have shipped column " +
+      "indexes that mark every page all-null, losing every row); all = everything Spark would push, and page " +
+      "skipping by column index, with those risks; none = nothing")
 
   // --- write and retrofit ---
   val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit),
@@ -64,7 +65,8 @@ object OptionRegistry {
   // --- process-wide Spark confs ---
   val CacheMaxMb: OptionSpec[Long] = OptionSpec("spark.bloomparquet.cache.maxMb", IntRange(0, 1L << 20), Some(256L),
     Seq(Session), "MiB of footers and filters cached per JVM (driver, and executors in task mode) across queries, " +
-      "keyed by path, length, modification time and the store's etag where it has one; 0: nothing is cached")
+      "keyed by path, length, modification time and the version the file system offers (etag, inode and ctime, " +
+      "HDFS file id); 0: nothing is cached")
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
     Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
   val PlanningDistributedThreshold: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.distributedThreshold",

@@ -38,12 +38,7 @@ object BloomColumns {
       .map(_.getPath.toArray.head).toSet
 
   private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean): ParquetMetadata = {
-    val version = if (cacheWanted) FileVersion.of(path.path, conf) else FileVersion.NotOffered
-    val useCache = cacheWanted && version != FileVersion.Unknown
-    val key = version match {
-      case FileVersion.Etag(tag) => path.copy(etag = Some(tag))
-      case _ => path
-    }
+    val Versioned(key, _, useCache) = Versioned(path, conf, cacheWanted)
     (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {
       val file = HadoopInputFile.fromStatus(
         new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)

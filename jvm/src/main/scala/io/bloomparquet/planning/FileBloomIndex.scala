@@ -8,9 +8,9 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /**
  * Identity of a file version: a changed length, modification time or (where the
- * store offers one, see [[FileVersion]]) etag is another file.
+ * file system offers one, see [[FileVersion]]) version is another file.
  */
-final case class FileKey(path: String, length: Long, modificationTime: Long, etag: Option[String] = None)
+final case class FileKey(path: String, length: Long, modificationTime: Long, version: Option[String] = None)
 
 /**
  * What we know of one file: its footer and the bloom filters read so far,

@@ -23,7 +23,8 @@ final case class FileOutcome(
     footersRead: Int,
     brokenFilters: Int,
     failure: Option[String],
-    rowGroupsUnprobed: Int = 0) {
+    rowGroupsUnprobed: Int = 0,
+    version: FileVersion.Lookup = FileVersion.NotOffered) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
@@ -60,13 +61,8 @@ object FilePruner {
 
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer): Option[FileOutcome] = {
-    // Only the cache needs the etag: without it a query reads the file as it is.
-    val version = if (cacheWanted) FileVersion.of(path.path, conf) else FileVersion.NotOffered
-    val useCache = cacheWanted && version != FileVersion.Unknown
-    val key = version match {
-      case FileVersion.Etag(tag) => path.copy(etag = Some(tag))
-      case _ => path
-    }
+    // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
+    val Versioned(key, version, useCache) = Versioned(path, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     lazy val file = HadoopInputFile.fromStatus(
@@ -131,7 +127,7 @@ object FilePruner {
       if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || missing.size > failed.size))
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
-      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None, unprobed))
+      Some(FileOutcome(spans, verdicts, filterBytes, footersRead, broken, None, unprobed, version))
     } finally {
       if (stream != null) stream.close()
     }

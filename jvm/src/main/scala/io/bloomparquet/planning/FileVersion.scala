@@ -1,34 +1,84 @@
 package io.bloomparquet.planning
 
+import java.nio.file.{Files, Paths}
+
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, Path}
+import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, FileSystem, LocalFileSystem, Path, RawLocalFileSystem}
 
 /**
- * The store's own version of a file (its etag), where the file system offers
- * one: a file replaced by another of the same length and modification time
- * (a copy preserving times, second-granularity stores) is then another cache
- * key. Stores that don't declare etags (local, HDFS) cost nothing: the key
- * stays path, length and modification time.
+ * What the file system offers, beyond length and modification time, to tell two
+ * versions of one path apart: a file replaced by another of the same length and
+ * modification time (`cp --preserve=timestamps`, `rsync -t`, `touch -r`, stores
+ * with second-granularity times) is then another version.
+ *
+ *  - stores declaring etags (S3A, ABFS, GCS): the etag;
+ *  - the local file system: inode and change time (ctime is set by the kernel on every
+ *    write, rename onto or metadata change, and no user call can set it back);
+ *  - HDFS: the file id (a new file, also at the same path, gets a new one), with the
+ *    modification time Spark's listing already keys on.
+ *
+ * Elsewhere nothing is offered: path, length and modification time stay the only key
+ * (the user guide names that residual risk).
  */
+/**
+ * `key` with the version its file system offers, that version, and whether the cache may serve
+ * it (wanted, and the version is not unknown: a file whose version can't be had is read fresh).
+ */
+final case class Versioned(key: FileKey, version: FileVersion.Lookup, useCache: Boolean)
+
+object Versioned {
+  def apply(path: FileKey, conf: Configuration, cacheWanted: Boolean): Versioned = {
+    val version = FileVersion.of(path.path, conf)
+    val key = version match {
+      case FileVersion.Version(v) => path.copy(version = Some(v))
+      case _ => path
+    }
+    Versioned(key, version, cacheWanted && version != FileVersion.Unknown)
+  }
+}
+
 object FileVersion {
 
   sealed trait Lookup
-  /** The store has no etags: path, length and modification time identify the file. */
+  /** The file system offers nothing more: path, length and modification time identify the file. */
   case object NotOffered extends Lookup
-  final case class Etag(value: String) extends Lookup
-  /** The store has etags but this file's could not be had: don't trust the cache for it. */
+  /** The file system's own version of the file (etag, inode and ctime, file id). */
+  final case class Version(value: String) extends Lookup
+  /** The file system offers versions but this file's could not be had: don't trust the cache for it. */
   case object Unknown extends Lookup
 
   def of(path: String, conf: Configuration): Lookup =
     try {
       val p = new Path(path)
-      val fs = p.getFileSystem(conf)
-      if (!fs.hasPathCapability(p, CommonPathCapabilities.ETAGS_AVAILABLE)) NotOffered
-      else fs.getFileStatus(p) match {
-        case e: EtagSource if e.getEtag != null && e.getEtag.nonEmpty => Etag(e.getEtag)
-        case _ => Unknown
+      p.getFileSystem(conf) match {
+        case fs: LocalFileSystem => localVersion(fs.pathToFile(p))
+        case fs: RawLocalFileSystem => localVersion(fs.pathToFile(p))
+        case fs if fs.hasPathCapability(p, CommonPathCapabilities.ETAGS_AVAILABLE) => etag(fs.getFileStatus(p))
+        case fs if hdfs(fs) => fileId(fs.getFileStatus(p))
+        case _ => NotOffered
       }
     } catch { case NonFatal(_) => Unknown }
+
+  private def localVersion(file: java.io.File): Lookup = {
+    val attrs = Files.readAttributes(Paths.get(file.getPath), "unix:ino,ctime")
+    Version(s"ino=${attrs.get("ino")},ctime=${attrs.get("ctime")}")
+  }
+
+  private def etag(status: FileStatus): Lookup = status match {
+    case e: EtagSource if e.getEtag != null && e.getEtag.nonEmpty => Version(e.getEtag)
+    case _ => Unknown
+  }
+
+  // DistributedFileSystem by name: HDFS classes are not on every classpath we run on.
+  private def hdfs(fs: FileSystem): Boolean =
+    scala.util.Try(fs.getScheme).toOption.exists(s => s == "hdfs" || s == "viewfs")
+
+  // HdfsFileStatus.getFileId, found reflectively for the same reason.
+  private def fileId(status: FileStatus): Lookup =
+    try {
+      val id = status.getClass.getMethod("getFileId").invoke(status)
+      Version(s"fileId=$id,mtime=${status.getModificationTime}")
+    } catch { case NonFatal(_) => NotOffered }
 }

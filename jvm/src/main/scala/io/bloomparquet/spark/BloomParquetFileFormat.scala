@@ -51,7 +51,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val toSpark = filters.filterNot(SparkPushdownFilter.withhold(settings.sparkPushdown, _, dataSchema, caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
-    if (settings.enabled) InTaskParquet.configure(hadoopConf)
+    if (settings.enabled) InTaskParquet.configure(hadoopConf, settings.sparkPushdown)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =
@@ -64,7 +64,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
         val useCache = settings.useCache
         val gapBytes = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
         (file: PartitionedFile) => {
-          val (kept, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1, gapBytes)
+          val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1, gapBytes)
           kept.iterator.flatMap(read)
         }
     }

@@ -23,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: BloomReadOptions) extends FileScan with SupportsRuntimeV2Filtering {
+    val settings: BloomReadOptions, keySetNote: Option[String] = None) extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -38,28 +38,37 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def active: Option[BloomPredicate] = predicate.filter(_ => settings.enabled)
 
   // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
-  private lazy val planned: (Seq[FilePartition], PruningCounts) = active match {
+  private lazy val planned: Planned = active match {
     case Some(p) if settings.mode == PruningMode.Plan => prune(p)
-    case _ => (super.partitions, PruningCounts())
+    case _ => Planned(super.partitions, PruningCounts(), Map.empty)
   }
 
   // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
-  @volatile private var runtimePlanned: Option[(Seq[FilePartition], PruningCounts)] = None
+  @volatile private var runtimePlanned: Option[Planned] = None
 
-  private def prune(p: BloomPredicate): (Seq[FilePartition], PruningCounts) = prune(super.partitions, p)
+  private def prune(p: BloomPredicate): Planned = prune(super.partitions, p)
 
-  private def prune(base: Seq[FilePartition], p: BloomPredicate): (Seq[FilePartition], PruningCounts) = {
-    val (kept, counts) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
+  private def prune(base: Seq[FilePartition], p: BloomPredicate): Planned = {
+    val PrunedSplits(kept, counts, judged) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
       SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism, gapBytes, settings.earlyStop,
       DistributedPlanning.threshold(sparkSession).map(sparkSession -> _))
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
-    (if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts)
+    Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged)
   }
 
   /** Pruned row groups read between surviving runs rather than the file opened again: Spark's price of an open. */
   private def gapBytes: Long = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
 
-  override protected def partitions: Seq[FilePartition] = runtimePlanned.getOrElse(planned)._1
+  private def current: Planned = runtimePlanned.getOrElse(planned)
+
+  // What the reader factory checks in tasks: the files cut by the plan handed out last.
+  private val judged = new JudgedFiles
+
+  override protected def partitions: Seq[FilePartition] = {
+    val now = current
+    judged.set(now.judged)
+    now.partitions
+  }
 
   /**
    * Columns a join's keys may prune at runtime ([[RuntimeFilterColumns]]): partition columns, and
@@ -99,12 +108,12 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     (runtime, keys) match {
       case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
       case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => settings.mode == PruningMode.Plan)
-        .fold((base, PruningCounts()))(prune(base, _)))
+        .fold(Planned(base, PruningCounts(), Map.empty))(prune(base, _)))
       case (None, None) =>
     }
   }
 
-  private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned._1.isEmpty
+  private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned.partitions.isEmpty
 
   // Batch or row reads, decided as Spark's Parquet factory decides them (schema and settings, the
   // same for every split): otherwise Spark plans the splits and builds the factory (which
@@ -119,18 +128,20 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   // Made once per scan: Spark asks each copy of its scan node (physical rules, adaptive
   // re-planning) while planning, and Spark's Parquet factory broadcasts the Hadoop configuration.
+  // The judged files it checks are a holder, set whenever partitions are handed out.
   override def createReaderFactory(): PartitionReaderFactory = readerFactory
 
   private lazy val readerFactory: PartitionReaderFactory =
     if (plansNothing) NoPartitionsReaderFactory
     else {
       val factory = delegate.createReaderFactory()
+      // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
+      def conf = SparkCompat.broadcastConf(factory)
+        .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
       active match {
         case Some(p) if settings.mode == PruningMode.Task =>
-          // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
-          val conf = SparkCompat.broadcastConf(factory)
-            .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
           new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
+        case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
         case _ => factory
       }
     }
@@ -140,8 +151,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   // Tasks planned are reported for every scan: a Connect client sees metrics only, not the RDD.
   override def reportDriverMetrics(): Array[CustomTaskMetric] = {
     val pruning = runtimePlanned match {
-      case Some((_, counts)) => counts.toTaskMetrics
-      case None if settings.mode == PruningMode.Plan && active.isDefined => planned._2.toTaskMetrics
+      case Some(p) => p.counts.toTaskMetrics
+      case None if settings.mode == PruningMode.Plan && active.isDefined => planned.counts.toTaskMetrics
       case None => Array.empty[CustomTaskMetric]
     }
     val runtime = if (runtimeFiltersReceived == 0) Array.empty[CustomTaskMetric] else Array(
@@ -158,7 +169,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         "BloomPruning" -> settings.mode.name)
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (settings.enabled) "no usable predicate" else "disabled"))
     }
-    delegate.getMetaData() ++ bloom + ("Format" -> "bloomparquet")
+    // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
+    delegate.getMetaData() ++ bloom ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData
@@ -170,6 +182,9 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   override def hashCode(): Int = delegate.hashCode()
 }
+
+/** A scan's splits after pruning, its counts, and the files whose splits were cut ([[JudgedFile]]). */
+private final case class Planned(partitions: Seq[FilePartition], counts: PruningCounts, judged: Map[String, JudgedFile])
 
 /** One top-level column by its exact name (Spark's FieldReference is internal; `Expressions.column` splits dots). */
 private final case class ColumnReference(name: String) extends NamedReference {

@@ -33,9 +33,10 @@ class BloomParquetTable(
     val settings = BloomReadOptions.parse(merged)
     // Spark builds the scan's Hadoop configuration from these options.
     val scanOptions = if (!settings.enabled) merged
-      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings).asJava)
+      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(settings.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
-      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings)
+      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings,
+      Option(merged.get(BloomParquetTable.KeySetNoteOption)))
   }
 
   /**
@@ -66,4 +67,10 @@ class BloomParquetTable(
   override def formatName: String = "BloomParquet"
 
   override def toString: String = s"BloomParquetTable($name, $readOptions)"
+}
+
+object BloomParquetTable {
+  /** A relation option carrying why a key-set lookup was not pruned, shown in the scan's metadata
+   * (set by `sql.KeySetSizeNote`; outside `bloom.*`: not a user option). */
+  val KeySetNoteOption = "bloomparquet.keySetNote"
 }

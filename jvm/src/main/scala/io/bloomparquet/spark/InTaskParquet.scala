@@ -1,18 +1,32 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.options.SparkPushdown
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.ParquetInputFormat
 
 /**
- * Judge each filter once: in scans we prune, parquet-java inside Spark's tasks
- * must not read the bloom filters again. It would re-read the filters of every
- * row group we kept, judge malformed filters we ignore by its own rules (and
- * drop row groups holding matches), and allocate whatever a footer claims.
- * Its statistics and dictionary filters stay on.
+ * What parquet-java inside Spark's tasks may judge in scans we prune.
+ *
+ * Bloom filters, never (judge each filter once): it would re-read the filters of every row
+ * group we kept, judge malformed filters we ignore by its own rules (and drop row groups
+ * holding matches), and allocate whatever a footer claims.
+ *
+ * Column indexes (page skipping), only with `bloom.sparkPushdown=all`: a column index is not
+ * checked against anything before parquet-java drops pages with it, and writers have shipped
+ * wrong ones (every page marked all-null while the chunk's statistics count values, as in
+ * parquet-testing's `datapage_v1-*-checksum.parquet`): every row of such a chunk is lost.
+ * Our pruning works on whole row groups and never needs them.
+ *
+ * Chunk statistics and dictionaries stay on for what `bloom.sparkPushdown` lets through:
+ * parquet-java ignores statistics whose sort order it can't trust, and uses a dictionary only
+ * when the chunk's encoding stats show every data page is dictionary-encoded.
  */
 object InTaskParquet {
-  val settings: Map[String, String] = Map(ParquetInputFormat.BLOOM_FILTERING_ENABLED -> "false")
+  def settings(pushdown: SparkPushdown): Map[String, String] = Map(
+    ParquetInputFormat.BLOOM_FILTERING_ENABLED -> "false",
+    ParquetInputFormat.COLUMN_INDEX_FILTERING_ENABLED -> (pushdown == SparkPushdown.All).toString)
 
   /** For the V1 route, which hands us the Hadoop configuration its reader will use. */
-  def configure(conf: Configuration): Unit = settings.foreach { case (k, v) => conf.set(k, v) }
+  def configure(conf: Configuration, pushdown: SparkPushdown): Unit =
+    settings(pushdown).foreach { case (k, v) => conf.set(k, v) }
 }

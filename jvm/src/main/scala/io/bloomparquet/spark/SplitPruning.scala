@@ -27,7 +27,7 @@ object SplitPruning {
    */
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
       useCache: Boolean, parallelism: Int, gapBytes: Long, earlyStop: Boolean = true,
-      distributed: Option[(SparkSession, Long)] = None): (Seq[PartitionedFile], PruningCounts) = {
+      distributed: Option[(SparkSession, Long)] = None): PrunedSplits = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
@@ -35,8 +35,8 @@ object SplitPruning {
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
     if (predicate == BloomPredicate.NoMatch) {
       // Nothing can match (`x = NULL`, a join whose other side is empty): no footer to read.
-      return (Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
-        pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
+      return PrunedSplits(Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
+        pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
     }
     val outcomes = distributed.filter { case (_, threshold) => keys.size >= threshold } match {
       case Some((spark, _)) =>
@@ -48,10 +48,12 @@ object SplitPruning {
       Some(outcomes(key)).filter(_.failure.isEmpty)
         .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes))
     }
-    val kept = keyed.zip(plans).flatMap {
-      case ((split, _), None) => Seq(split)
-      case ((split, _), Some(plan)) => plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) }
+    val cut = keyed.zip(plans).map {
+      case ((split, key), None) => (split, key, Seq(split))
+      case ((split, key), Some(plan)) =>
+        (split, key, plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) })
     }
+    val kept = cut.flatMap(_._3)
     val mine = counted.map(outcomes)
     val ok = mine.filter(_.failure.isEmpty)
     val counts = PruningCounts(
@@ -68,7 +70,7 @@ object SplitPruning {
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
-    (kept, counts)
+    PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
   }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */

@@ -22,7 +22,7 @@ final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
-      val (kept, counts) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive, useCache,
+      val PrunedSplits(kept, counts, _) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive, useCache,
         parallelism = 1, gapBytes)
       (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
     case other => (other, PruningCounts())
@@ -30,21 +30,22 @@ final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val (p, counts) = pruned(partition)
-    new CountingReader(delegate.createReader(p), counts)
+    new CountingReader(delegate.createReader(p), counts.toTaskMetrics)
   }
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val (p, counts) = pruned(partition)
-    new CountingReader(delegate.createColumnarReader(p), counts)
+    new CountingReader(delegate.createColumnarReader(p), counts.toTaskMetrics)
   }
 
   override def supportColumnarReads(partition: InputPartition): Boolean = delegate.supportColumnarReads(partition)
 }
 
-/** Spark's reader plus this task's pruning counters in its custom metrics. */
-private final class CountingReader[T](reader: PartitionReader[T], counts: PruningCounts) extends PartitionReader[T] {
+/** Spark's reader plus this task's own counters in its custom metrics. */
+private[spark] final class CountingReader[T](reader: PartitionReader[T], counts: Array[CustomTaskMetric])
+  extends PartitionReader[T] {
   override def next(): Boolean = reader.next()
   override def get(): T = reader.get()
   override def close(): Unit = reader.close()
-  override def currentMetricsValues(): Array[CustomTaskMetric] = reader.currentMetricsValues() ++ counts.toTaskMetrics
+  override def currentMetricsValues(): Array[CustomTaskMetric] = reader.currentMetricsValues() ++ counts
 }

@@ -84,18 +84,19 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
 
   /**
    * A filter is worth it when `key` is a column of a bloomparquet scan under `pruned`, the
-   * keys come from a batch plan small enough to broadcast (estimated at most `maxBytes`, or
-   * hinted: a DataFrame made from local rows has no size estimate), and Spark's own dynamic
+   * keys come from a batch plan small enough to broadcast (estimated at most `maxBytes`, measured
+   * so when its rows sit in the driver (`KeySetSize`), or hinted), and Spark's own dynamic
    * pruning would not plan one (it does when the other side has a likely selective predicate).
    */
   private def worth(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, maxBytes: Long, hinted: Boolean): Boolean =
-    !keys.isStreaming && scanColumn(key, pruned) && (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes)) &&
+    !keys.isStreaming && scanColumn(key, pruned) &&
+      (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.atMost(keys, maxBytes)) &&
       !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false }
 
   private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
 
   /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation? */
-  private def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
+  private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
     case (a: Attribute, Project(list, child)) =>
       list.collectFirst {
         case n: NamedExpression if n.exprId == a.exprId => n

@@ -26,6 +26,8 @@ class RuntimeFiltersReceivedMetric
   extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
 class RuntimeFilterTimeMetric
   extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
+class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
+  "bloom: files read whole (replaced since planning judged them)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
@@ -60,12 +62,13 @@ object BloomMetrics {
   val RuntimeFiltersReceived = "bloomRuntimeFiltersReceived"
   val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
+  val FilesChangedSincePlanning = "bloomFilesChangedSincePlanning"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
     new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
-    new TasksPlannedMetric)
+    new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName

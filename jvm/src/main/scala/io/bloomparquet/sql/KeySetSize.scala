@@ -1,0 +1,30 @@
+package io.bloomparquet.sql
+
+import io.bloomparquet.compat.SparkCompat
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Deduplicate, Distinct, Filter, GlobalLimit, LocalLimit,
+  LocalRelation, LogicalPlan, Project, Repartition, RepartitionByExpression, Sample, Sort, SubqueryAlias, Union}
+
+/**
+ * The size of a key side whose rows sit in the driver, which Spark's statistics leave
+ * unknown: a DataFrame PySpark made from a list or from pandas is an RDD relation with
+ * Spark's default (huge) size, though its data is a few serialized batches the driver
+ * holds. Measured on those batches, without running a job; None when any leaf is not
+ * driver-held, or an operator may multiply rows (a join, a generator).
+ */
+object KeySetSize {
+
+  /** Is `plan` driver-held and at most `maxBytes`? */
+  def atMost(plan: LogicalPlan, maxBytes: Long): Boolean = driverBytes(plan, maxBytes).exists(_ <= maxBytes)
+
+  /** The driver-held bytes under `plan`, counted up to just past `limit`. */
+  def driverBytes(plan: LogicalPlan, limit: Long): Option[Long] = plan match {
+    case l: LocalRelation => Some(l.stats.sizeInBytes.min(BigInt(Long.MaxValue)).toLong)
+    case leaf if leaf.children.isEmpty => SparkCompat.driverHeldBytes(leaf, limit)
+    case _: Project | _: Filter | _: Aggregate | _: Distinct | _: Deduplicate | _: Sort | _: GlobalLimit | _: LocalLimit |
+        _: SubqueryAlias | _: Repartition | _: RepartitionByExpression | _: Sample | _: Union =>
+      plan.children.foldLeft(Option(0L)) { (sum, child) =>
+        sum.flatMap(s => if (s > limit) Some(s) else driverBytes(child, limit - s).map(s + _))
+      }
+    case _ => None
+  }
+}

@@ -1,0 +1,79 @@
+package io.bloomparquet.sql
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
+import io.bloomparquet.spark.BloomParquetTable
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{DynamicPruningSubquery, EqualTo, Expression, InSubquery, ListQuery,
+  PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, Join, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * Says on the bloomparquet scan why a key-set lookup was not pruned when the reason is the
+ * key side's size: Spark cannot size it (an RDD built by a job, a Python UDF's output), it is
+ * not data the driver holds (`KeySetSize`), and it is not hinted. The scan shows the note
+ * under `KeySetLookup` in `explain()` with what to do. Runs after [[KeySetPruning]]; it
+ * changes only the relation's options, which the scan builder reads.
+ */
+final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
+    with PredicateHelper {
+
+  private lazy val lookups = KeySetPruning(spark)
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
+    if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
+    else plan.transformUp {
+      case j @ Join(left, right, joinType, Some(condition), hint) if !filtered(left) && !filtered(right) =>
+        val pairs = splitConjunctivePredicates(condition).collect { case EqualTo(a, b) => Seq(a -> b, b -> a) }.flatten
+        def noted(side: LogicalPlan, keys: LogicalPlan, hinted: Boolean): LogicalPlan =
+          if (hinted || !unsized(keys, maxBytes)) side
+          else pairs.collectFirst { case (k, _) if on(k, side) && lookups.scanColumn(k, side) => mark(side) }.getOrElse(side)
+        val broadcastLeft = hint.leftHint.exists(_.strategy.contains(BROADCAST))
+        val broadcastRight = hint.rightHint.exists(_.strategy.contains(BROADCAST))
+        // The sides KeySetPruning may prune: where a hint would give the filter.
+        val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
+        val prunesRight = joinType == Inner || joinType == LeftOuter
+        j.copy(left = if (prunesLeft) noted(left, right, broadcastRight) else left,
+          right = if (prunesRight) noted(right, left, broadcastLeft) else right)
+      case f @ Filter(condition, child) if !filtered(child) =>
+        splitConjunctivePredicates(condition).collectFirst {
+          case InSubquery(Seq(key), q: ListQuery)
+              if q.outerAttrs.isEmpty && unsized(q.plan, maxBytes) && lookups.scanColumn(key, child) => f.copy(child = mark(child))
+        }.getOrElse(f)
+    }
+  }
+
+  private def on(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
+
+  private def filtered(plan: LogicalPlan): Boolean = plan match {
+    case Filter(_: DynamicPruningSubquery, _) => true
+    case _ => false
+  }
+
+  // Spark's default size is its "unknown"; driver-held data is measured instead.
+  // (A likely selective filter on the keys: Spark's own dynamic pruning takes the lookup.)
+  private def unsized(keys: LogicalPlan, maxBytes: Long): Boolean = !keys.isStreaming &&
+    !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false } &&
+    keys.stats.sizeInBytes >= BigInt(SparkCompat.sqlConf(spark).defaultSizeInBytes) && KeySetSize.driverBytes(keys, maxBytes).isEmpty
+
+  /** The bloomparquet relation under projections and filters (where `scanColumn` found the key), noted. */
+  private def mark(plan: LogicalPlan): LogicalPlan = plan match {
+    case p @ Project(_, child) => p.copy(child = mark(child))
+    case f @ Filter(_, child) => f.copy(child = mark(child))
+    case r: DataSourceV2Relation if !r.options.containsKey(BloomParquetTable.KeySetNoteOption) =>
+      val options = new java.util.HashMap[String, String](r.options.asCaseSensitiveMap)
+      options.put(BloomParquetTable.KeySetNoteOption, KeySetSizeNote.Text)
+      r.copy(options = new CaseInsensitiveStringMap(options))
+    case other => other
+  }
+}
+
+object KeySetSizeNote {
+  // Under Spark's metadata cut (`spark.sql.maxMetadataStringLength`, 100): shown whole.
+  val Text = "not pruned: key side of unknown size; hint broadcast(keys), cache+count it, or write it to Parquet"
+}
