@@ -155,3 +155,55 @@ def test_plans_without_bloomparquet_are_untouched(spark, fact: Path, key_file: s
     with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):
         off = plans()
     assert plans() == off
+
+
+def test_runtime_filter_costs_are_reported(spark, fact: Path, key_file: str) -> None:  # noqa: ANN001
+    _, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{key_file}`")
+    assert m["bloomRuntimeFiltersReceived"] >= 1 and m["bloomRuntimeFilterTimeMs"] >= 0, m
+    with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):  # no runtime filter: not reported
+        _, m = _metrics_of(spark, fact, f"SELECT * FROM parquet.`{key_file}`")
+    assert m.get("bloomRuntimeFiltersReceived", 0) == 0, m
+
+
+def _distinct_pruning_filters(tree: str) -> int:
+    """Dynamic pruning filters in a plan's text (each shows on its scan and on its subquery)."""
+    return len(set(re.findall(r"dynamicpruning#\d+", tree)))
+
+
+def _pruning_filters(df) -> int:  # noqa: ANN001
+    return _distinct_pruning_filters(df._jdf.queryExecution().executedPlan().treeString())
+
+
+@pytest.fixture(scope="module")
+def fact_filtered_on_i(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    """The fact rows again, a filter on ``i`` only."""
+    path = tmp_path_factory.mktemp("keysets-i") / "fact"
+    df = spark.range(ROWS).selectExpr("(id * 7919 % 20000) * 2 as n").selectExpr("cast(n as int) as i", "n * 1000003 as l")
+    df.coalesce(1).write.format("bloomparquet").option("bloom.columns", "i").option("parquet.block.size", 24 * 1024).save(str(path))
+    return path
+
+
+def test_only_columns_with_filters_get_runtime_filters(spark, fact_filtered_on_i: Path, key_file: str) -> None:  # noqa: ANN001
+    """A runtime filter on a column without bloom filters prunes nothing and costs a subquery:
+    neither the key-set rule nor Spark's dynamic pruning (a selective key side) plants one."""
+    fact = fact_filtered_on_i
+    table = spark.read.format("bloomparquet").load(str(fact))
+    spark.createDataFrame([(4, 4 * 1_000_003), (5, 5)], "i int, l bigint").coalesce(1).write.mode("overwrite") \
+        .parquet(key_file + "-il")
+    keys = spark.read.parquet(key_file + "-il")
+    selective = keys.where("i < 5")  # Spark's own dynamic pruning wants a selective predicate
+    for other, column, filtered in ((keys, "i", True), (keys, "l", False), (selective, "i", True), (selective, "l", False)):
+        q = table.join(other.select(column), column)
+        assert (_pruning_filters(q) > 0) == filtered, (column, q._jdf.queryExecution().executedPlan().treeString())
+        assert _rows(q) == _oracle(spark, fact, lambda t, o=other, c=column: t.join(o.select(c), c)), column
+
+
+def test_pruning_filters_do_not_nest(spark, fact: Path, key_file: str) -> None:  # noqa: ANN001
+    """The keys of a pruning filter hold a bloomparquet scan joined to keys themselves: that
+    scan's own filter is planned once, not again inside the subquery (at most one per scan)."""
+    keys = spark.read.parquet(key_file)
+    inner = spark.read.format("bloomparquet").load(str(fact)).join(keys, "l").select("l")
+    q = spark.read.format("bloomparquet").load(str(fact)).join(inner, "l")
+    tree = q._jdf.queryExecution().executedPlan().treeString()
+    assert 1 <= _distinct_pruning_filters(tree) <= tree.count("BatchScan"), tree
+    assert _rows(q) == _oracle(spark, fact, lambda t: t.join(t.join(keys, "l").select("l"), "l"))

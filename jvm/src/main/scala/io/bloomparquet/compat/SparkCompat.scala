@@ -17,14 +17,14 @@ import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
-import org.apache.spark.sql.execution.{LogicalRDD, QueryExecution}
+import org.apache.spark.sql.execution.{LogicalRDD, QueryExecution, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
   ParquetWrite}
-import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport
+import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType, VariantType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
 
@@ -40,6 +40,29 @@ object SparkCompat {
   def newParquetScanBuilder(spark: SparkSession, fileIndex: PartitioningAwareFileIndex, schema: StructType,
       dataSchema: StructType, options: CaseInsensitiveStringMap): ParquetScanBuilder =
     ParquetScanBuilder(spark, fileIndex, schema, dataSchema, options)
+
+  /**
+   * Whether Spark's Parquet reader factory reads `partitionSchema ++ readDataSchema` in batches:
+   * its own test (4.0-4.3: vectorized reads of the schema supported, whole-stage codegen on, not
+   * too many fields), the same for every split, so a scan can say it without building one.
+   */
+  def parquetBatchReads(spark: SparkSession, partitionSchema: StructType, readDataSchema: StructType): Option[Boolean] =
+    // 4.3 may read variant columns through a schema of their extracted fields: left to Spark's factory.
+    if (readDataSchema.fields.exists(f => hasVariant(f.dataType))) None
+    else {
+      val conf = sqlConf(spark)
+      val result = StructType(partitionSchema.fields ++ readDataSchema.fields)
+      Some(ParquetUtils.isBatchReadSupportedForSchema(conf, result) && conf.wholeStageEnabled &&
+        !WholeStageCodegenExec.isTooManyFields(conf, result))
+    }
+
+  private def hasVariant(t: DataType): Boolean = t match {
+    case _: VariantType => true
+    case s: StructType => s.fields.exists(f => hasVariant(f.dataType))
+    case a: ArrayType => hasVariant(a.elementType)
+    case m: MapType => hasVariant(m.keyType) || hasVariant(m.valueType)
+    case _ => false
+  }
 
   def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
     file.copy(start = start, length = length)

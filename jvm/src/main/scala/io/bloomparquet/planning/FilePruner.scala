@@ -47,7 +47,7 @@ object FilePruner {
 
   // Built once: ParquetReadOptions.builder() makes a fresh Hadoop Configuration, which parses the
   // default XML resources from the classpath (~5 ms; 1,000 files took 5 s to plan before this).
-  private lazy val footerReadOptions: ParquetReadOptions = ParquetReadOptions.builder().build()
+  private[planning] lazy val footerReadOptions: ParquetReadOptions = ParquetReadOptions.builder().build()
 
   /**
    * The decisions for one file. With `cachedOnly`, None when they need a footer

@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{BloomReadOptions, PruningMode}
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, PartitionKeys, RuntimeFilters}
+import io.bloomparquet.pruning.{BloomPredicate, PartitionKeys, RuntimeFilters}
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -10,11 +10,11 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.read.{PartitionReaderFactory, SupportsRuntimeV2Filtering}
+import org.apache.spark.sql.connector.read.{PartitionReaderFactory, Scan, SupportsRuntimeV2Filtering}
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
-import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
 /**
@@ -71,18 +71,33 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   }
 
   /**
-   * Columns a join's keys may prune at runtime: the read columns whose equality we can probe
-   * (plan mode), and partition columns (files of other partitions are dropped, as Spark's V1
-   * scan does with dynamic partition pruning).
+   * Columns a join's keys may prune at runtime ([[RuntimeFilterColumns]]): partition columns, and
+   * read columns whose equality we can probe (plan mode) that carry bloom filters in the files.
+   * Every column declared invites Spark's dynamic pruning to plan a subquery for it; computed once.
    */
-  override def filterAttributes(): Array[NamedReference] = {
-    val data = if (!settings.enabled || settings.mode != PruningMode.Plan) Array.empty[StructField]
-      else readDataSchema.fields.filter(f => CatalystPredicates.supported(f.dataType))
-    (data ++ readPartitionSchema.fields.filter(f => PartitionKeys.supported(f.dataType)))
-      .map(f => ColumnReference(f.name): NamedReference)
+  private lazy val runtimeFilterColumns: Array[NamedReference] = {
+    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
+    (RuntimeFilterColumns.data(readDataSchema.fields.toSeq, fileIndex, delegate.hadoopConf, settings, caseSensitive) ++
+      RuntimeFilterColumns.partition(readPartitionSchema.fields.toSeq))
+      .map(f => ColumnReference(f.name): NamedReference).toArray
   }
 
+  override def filterAttributes(): Array[NamedReference] = runtimeFilterColumns
+
+  // What runtime filters cost this scan: how many Spark handed it, and the time spent applying them.
+  @volatile private var runtimeFiltersReceived = 0L
+  @volatile private var runtimeFilterTimeMs = 0L
+
   override def filter(predicates: Array[Predicate]): Unit = {
+    val started = System.nanoTime()
+    try applyRuntimeFilters(predicates)
+    finally {
+      runtimeFiltersReceived += predicates.length
+      runtimeFilterTimeMs += java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+    }
+  }
+
+  private def applyRuntimeFilters(predicates: Array[Predicate]): Unit = {
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val keys = PartitionKeys.fromPredicates(predicates.toSeq, fileIndex.partitionSchema, caseSensitive)
     val runtime = if (!settings.enabled || settings.mode != PruningMode.Plan) None
@@ -100,19 +115,36 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned.partitions.isEmpty
 
-  override def createReaderFactory(): PartitionReaderFactory = {
-    if (plansNothing) return NoPartitionsReaderFactory
-    val factory = delegate.createReaderFactory()
-    // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
-    def conf = SparkCompat.broadcastConf(factory)
-      .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
-    active match {
-      case Some(p) if settings.mode == PruningMode.Task =>
-        new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
-      case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
-      case _ => factory
+  // Batch or row reads, decided as Spark's Parquet factory decides them (schema and settings, the
+  // same for every split): otherwise Spark plans the splits and builds the factory (which
+  // broadcasts the Hadoop configuration) of every scan node while planning, even of scans a
+  // reused exchange replaces; Spark's V1 scan does neither before it runs.
+  override def columnarSupportMode(): Scan.ColumnarSupportMode =
+    SparkCompat.parquetBatchReads(sparkSession, readPartitionSchema, readDataSchema) match {
+      case Some(true) => Scan.ColumnarSupportMode.SUPPORTED
+      case Some(false) => Scan.ColumnarSupportMode.UNSUPPORTED
+      case None => Scan.ColumnarSupportMode.PARTITION_DEFINED
     }
-  }
+
+  // Made once per scan: Spark asks each copy of its scan node (physical rules, adaptive
+  // re-planning) while planning, and Spark's Parquet factory broadcasts the Hadoop configuration.
+  // The judged files it checks are a holder, set whenever partitions are handed out.
+  override def createReaderFactory(): PartitionReaderFactory = readerFactory
+
+  private lazy val readerFactory: PartitionReaderFactory =
+    if (plansNothing) NoPartitionsReaderFactory
+    else {
+      val factory = delegate.createReaderFactory()
+      // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
+      def conf = SparkCompat.broadcastConf(factory)
+        .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
+      active match {
+        case Some(p) if settings.mode == PruningMode.Task =>
+          new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
+        case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
+        case _ => factory
+      }
+    }
 
   override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported
 
@@ -123,7 +155,10 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       case None if settings.mode == PruningMode.Plan && active.isDefined => planned.counts.toTaskMetrics
       case None => Array.empty[CustomTaskMetric]
     }
-    pruning :+ BloomMetrics.taskMetric(BloomMetrics.TasksPlanned, partitions.size.toLong)
+    val runtime = if (runtimeFiltersReceived == 0) Array.empty[CustomTaskMetric] else Array(
+      BloomMetrics.taskMetric(BloomMetrics.RuntimeFiltersReceived, runtimeFiltersReceived),
+      BloomMetrics.taskMetric(BloomMetrics.RuntimeFilterTimeMs, runtimeFilterTimeMs))
+    pruning ++ runtime :+ BloomMetrics.taskMetric(BloomMetrics.TasksPlanned, partitions.size.toLong)
   }
 
   // Computed once: Spark asks on every plan update and UI event, and ParquetScan renders every

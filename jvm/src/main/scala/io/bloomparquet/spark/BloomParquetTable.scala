@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.BloomReadOptions
+import io.bloomparquet.schema.ColumnResolver
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.ScanBuilder
@@ -37,6 +38,20 @@ class BloomParquetTable(
       SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings,
       Option(merged.get(BloomParquetTable.KeySetNoteOption)))
   }
+
+  /**
+   * The columns a runtime filter can prune ([[RuntimeFilterColumns]]), top-level names: the
+   * footers are looked at once per table object, and only when a key-set filter is considered.
+   */
+  private lazy val runtimeFilterNames: Seq[String] = {
+    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
+    val conf = sparkSession.sessionState.newHadoopConfWithOptions(options.asCaseSensitiveMap.asScala.toMap)
+    (RuntimeFilterColumns.partition(fileIndex.partitionSchema.fields.toSeq) ++
+      RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, readOptions, caseSensitive)).map(_.name)
+  }
+
+  def isRuntimeFilterColumn(name: String): Boolean =
+    runtimeFilterNames.exists(ColumnResolver.sameName(_, name, SparkCompat.caseSensitive(sparkSession)))
 
   override def inferSchema(files: Seq[FileStatus]): Option[StructType] =
     ParquetUtils.inferSchema(sparkSession, options.asScala.toMap, files)

@@ -4,10 +4,10 @@ import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, DynamicPruningSubquery,
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, DynamicPruning,
   EqualTo, Expression, InSubquery, ListQuery, NamedExpression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
-import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, HintInfo, Join, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, HintInfo, Join, LogicalPlan, Project, Subquery}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
@@ -25,13 +25,26 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
  * join whose side is already such a filter. The key must be a column of the scan itself (a
  * cast means the types differ: no filter), and the scan converts only literals of the
  * column's exact type, so keys are probed correctly or not at all.
+ *
+ * What a filter costs is bounded: only columns a filter can prune get one (partition columns,
+ * columns with bloom filters in the files: [[io.bloomparquet.spark.RuntimeFilterColumns]]), a
+ * scan that already carries a dynamic pruning filter gets none, and a subquery's own plan
+ * (the keys of a pruning filter among them) is left alone, so filters never nest.
  */
 final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
-    else plan.transformUp {
+    else plan match {
+      // A subquery's own plan (an IN or scalar subquery, a pruning filter's keys being optimized):
+      // filters planted there would nest a subquery in a subquery, and plans grow with every level.
+      case _: Subquery => plan
+      case _ => rewrite(plan, maxBytes)
+    }
+  }
+
+  private def rewrite(plan: LogicalPlan, maxBytes: Long): LogicalPlan = plan.transformUp {
       case j @ Join(left, right, joinType, Some(condition), hint) if !pruned(left) && !pruned(right) =>
         val keys = splitConjunctivePredicates(condition).collect {
           case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
@@ -53,15 +66,18 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
             // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
             f.copy(child = Filter(dynamicFilter(key, query.plan, query.plan.output.head), child))
         }.getOrElse(f)
-    }
   }
 
   private def side(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
 
+  /** Does `plan` (a join side) already hold a dynamic pruning filter above its scan? One per scan at most. */
   private def pruned(plan: LogicalPlan): Boolean = plan match {
-    case Filter(_: DynamicPruningSubquery, _) => true
+    case Filter(condition, child) => hasDynamicPruning(condition) || pruned(child)
+    case Project(_, child) => pruned(child)
     case _ => false
   }
+
+  private def hasDynamicPruning(condition: Expression): Boolean = condition.exists(_.isInstanceOf[DynamicPruning])
 
   private def canPruneLeft(t: JoinType): Boolean = t == Inner || t == LeftSemi || t == RightOuter
   private def canPruneRight(t: JoinType): Boolean = t == Inner || t == LeftOuter
@@ -89,13 +105,12 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
         case inner: Attribute => scanColumn(inner, child)
         case _ => false
       }
-    case (a: Attribute, Filter(_, child)) => scanColumn(a, child)
-    case (a: AttributeReference, r: DataSourceV2Relation) => ours(r) && r.output.exists(_.exprId == a.exprId)
-    case _ => false
-  }
-
-  private def ours(r: DataSourceV2Relation): Boolean = r.table match {
-    case _: BloomParquetTable => true
+    case (a: Attribute, Filter(condition, child)) => !hasDynamicPruning(condition) && scanColumn(a, child)
+    case (a: AttributeReference, r: DataSourceV2Relation) => r.output.exists(_.exprId == a.exprId) && (r.table match {
+      // Only where a filter can prune: partition columns, columns with bloom filters in the files.
+      case t: BloomParquetTable => t.isRuntimeFilterColumn(a.name)
+      case _ => false
+    })
     case _ => false
   }
 
@@ -103,5 +118,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn), pruned)
 
   private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression): Expression =
-    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = false)
+    // Only as a reuse of the join's broadcast: without one Spark would run the key side once more
+    // as a subquery of its own (TPC-DS q14a: minutes), for a filter that may prune nothing.
+    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = true)
 }

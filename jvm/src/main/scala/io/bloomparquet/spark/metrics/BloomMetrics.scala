@@ -22,6 +22,10 @@ class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bl
 class UnreadableFilesMetric
   extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
+class RuntimeFiltersReceivedMetric
+  extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
+class RuntimeFilterTimeMetric
+  extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
 class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
   "bloom: files read whole (replaced since planning judged them)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
@@ -55,13 +59,16 @@ object BloomMetrics {
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
   val PruningTimeMs = "bloomPruningTimeMs"
+  val RuntimeFiltersReceived = "bloomRuntimeFiltersReceived"
+  val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
   val FilesChangedSincePlanning = "bloomFilesChangedSincePlanning"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
-    new UnreadableFilesMetric, new PruningTimeMetric, new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
+    new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
+    new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName

@@ -1,0 +1,207 @@
+"""Every TPC-DS query three ways in one session: Spark's ``parquet`` scan, the same files opted in
+(``spark.bloomparquet.parquet.enabled``: nothing can prune, the files have no bloom filters), and
+the ``bloomparquet`` format over copies of the fact tables written with filters on their keys.
+
+Generates the data with tpcgen-cli (the bench extra installs it) as Parquet, writes the filtered
+fact tables with ``bloomparquet.write_bloom``, then per query: wall time (plan and collect) each
+way, the ratio to Spark's, physical plan nodes each way, and whether the rows are identical; the
+total ratio; the driver's used heap across the session. A query over ``--timeout`` seconds is
+cancelled and marked.
+
+    .venv/bin/python bench/tpcds.py [--scale 1] [--out bench-out/tpcds] [--queries q1,q14a]
+"""
+
+from __future__ import annotations
+
+import argparse
+import decimal
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import bloomparquet
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.tpcds_queries import queries  # noqa: E402
+from tests.tpcds_schema import TABLES  # noqa: E402
+
+# The fact tables' join keys: what their bloom filters cover on the bloomparquet route.
+FACT_KEYS = {
+    "store_sales": ["ss_sold_date_sk", "ss_item_sk", "ss_customer_sk"],
+    "store_returns": ["sr_returned_date_sk", "sr_item_sk", "sr_customer_sk"],
+    "catalog_sales": ["cs_sold_date_sk", "cs_item_sk", "cs_bill_customer_sk"],
+    "catalog_returns": ["cr_returned_date_sk", "cr_item_sk", "cr_returning_customer_sk"],
+    "web_sales": ["ws_sold_date_sk", "ws_item_sk", "ws_bill_customer_sk"],
+    "web_returns": ["wr_returned_date_sk", "wr_item_sk", "wr_returning_customer_sk"],
+    "inventory": ["inv_date_sk", "inv_item_sk"],
+}
+ROUTES = ("parquet", "opted-in", "bloomparquet")
+
+
+def generate(tpcgen: str, scale: float, out: Path) -> Path:
+    gen = out / f"sf{scale:g}" / "parquet"
+    if not (gen / "store_sales.parquet").exists():
+        gen.mkdir(parents=True, exist_ok=True)
+        subprocess.run([tpcgen, "tpcds", "parquet", "-s", f"{scale:g}", "--no-progress", "-o", str(gen)], check=True)
+    return gen
+
+
+def write_filtered(spark, gen: Path, out: Path) -> Path:  # noqa: ANN001
+    """The fact tables again, with bloom filters on FACT_KEYS (written once)."""
+    bloom = gen.parent / "bloom"
+    for table, keys in FACT_KEYS.items():
+        target = bloom / table
+        if not (target / "_SUCCESS").exists():
+            shutil.rmtree(target, ignore_errors=True)
+            bloomparquet.write_bloom(spark.read.parquet(str(gen / f"{table}.parquet")), str(target), keys)
+    return bloom
+
+
+def views(spark, gen: Path, bloom: Path, route: str) -> None:  # noqa: ANN001
+    for table in TABLES:
+        path = gen / f"{table}.parquet"
+        if route == "bloomparquet":
+            df = spark.read.format("bloomparquet").load(str(bloom / table if table in FACT_KEYS else path))
+        else:
+            df = spark.read.parquet(str(path))
+        if table == "customer":  # Spark's copy of the queries (q30) names it so
+            df = df.withColumnRenamed("c_last_review_date_sk", "c_last_review_date")
+        df.createOrReplaceTempView(table)
+
+
+def route_on(spark, gen: Path, bloom: Path, route: str) -> None:  # noqa: ANN001
+    views(spark, gen, bloom, route)
+    spark.conf.set("spark.bloomparquet.parquet.enabled", "true" if route == "opted-in" else "false")
+
+
+def normalized(rows: list) -> list:  # noqa: ANN001
+    """Rows comparable across routes: floats to 9 significant digits (sums over tasks in another
+    order differ in the last bits), then sorted."""
+
+    def cell(v: object) -> object:
+        if isinstance(v, float):
+            return float(f"{v:.9g}")
+        if isinstance(v, decimal.Decimal):
+            return str(v)
+        return v
+
+    return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
+
+
+def run(spark, text: str, timeout: float) -> tuple[float, int, list | None]:  # noqa: ANN001
+    """(seconds, plan nodes, rows or None when cancelled or failed)."""
+    sc = spark.sparkContext
+    sc.setJobGroup("tpcds", "tpcds query", interruptOnCancel=True)
+    timer = threading.Timer(timeout, lambda: sc.cancelJobGroup("tpcds"))
+    started = time.perf_counter()
+    timer.start()
+    try:
+        df = spark.sql(text)
+        nodes = sum(1 for line in df._jdf.queryExecution().executedPlan().treeString().splitlines() if line.strip())
+        rows = df.collect()
+        return time.perf_counter() - started, nodes, rows
+    except Exception as e:  # noqa: BLE001 (a cancelled or failed query is reported, not fatal)
+        lines = [line for line in str(e).splitlines() if "Exception" in line or "Error" in line]
+        print(f"    failed: {' | '.join(lines[:3])[:600]}", flush=True)
+        return time.perf_counter() - started, -1, None
+    finally:
+        timer.cancel()
+
+
+def heap_mb(spark) -> tuple[int, int]:  # noqa: ANN001
+    """(driver heap in use after a full GC: what the session retains, MB; the heap's limit, MB)."""
+    spark._jvm.java.lang.System.gc()
+    rt = spark._jvm.java.lang.Runtime.getRuntime()
+    return (rt.totalMemory() - rt.freeMemory()) >> 20, rt.maxMemory() >> 20
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=float, default=1)
+    ap.add_argument("--out", type=Path, default=Path("bench-out/tpcds"))
+    ap.add_argument("--tpcgen", default=shutil.which("tpcgen-cli") or "tpcgen-cli")
+    ap.add_argument("--queries", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--routes", default=",".join(ROUTES))
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--driver-memory", default="4g")
+    args = ap.parse_args()
+    routes = args.routes.split(",")
+
+    gen = generate(args.tpcgen, args.scale, args.out)
+    spark = bloomparquet.session(**{"spark.driver.memory": args.driver_memory, "spark.sql.session.timeZone": "UTC",
+                                    "spark.ui.enabled": "false"})
+    spark.sparkContext.setLogLevel("ERROR")
+    bloom = write_filtered(spark, gen, args.out) if "bloomparquet" in routes else gen
+    texts = queries()
+    names = args.queries.split(",") if args.queries else list(texts)
+    results = []
+    peak = 0
+    print(f"TPC-DS SF{args.scale:g}, {len(names)} queries, routes {routes}", flush=True)
+    for route in routes:  # warm-up: class loading, JIT, the OS's file cache
+        route_on(spark, gen, bloom, route)
+        run(spark, texts[names[0]], args.timeout)
+    for i, name in enumerate(names):
+        row = {"query": name}
+        got = {}
+        # Each query starts with another route: none is always the one that runs first.
+        for route in routes[i % len(routes):] + routes[:i % len(routes)]:
+            route_on(spark, gen, bloom, route)
+            seconds, nodes, rows = run(spark, texts[name], args.timeout)
+            row[route] = {"seconds": seconds, "nodes": nodes, "ok": rows is not None}
+            got[route] = None if rows is None else normalized(rows)
+        for route in routes:
+            if got[route] is not None and got[routes[0]] is not None:
+                row[route]["same"] = got[route] == got[routes[0]]
+        used, limit = heap_mb(spark)
+        peak = max(peak, used)
+        row["heap_mb"] = used
+        results.append(row)
+        cells = "  ".join(f"{r} {row[r]['seconds']:7.2f}s {row[r]['nodes']:5d}n"
+                          f"{'' if row[r]['ok'] else ' FAILED'}{'' if row[r].get('same', True) else ' DIFFERENT'}"
+                          for r in routes)
+        print(f"{name:6s} {cells}  heap {used} MB", flush=True)
+    spark.conf.unset("spark.bloomparquet.parquet.enabled")
+    report(results, routes, peak, limit)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / f"tpcds-sf{args.scale:g}.json").write_text(json.dumps(results, indent=1))
+
+
+def report(results: list[dict], routes: list[str], peak: int, limit: int) -> None:
+    base = routes[0]
+    print()
+    head = f"{'query':6s} " + " ".join(f"{r + ' s':>14s}" for r in routes)
+    head += " " + " ".join(f"{r + '/' + base:>22s}" for r in routes[1:])
+    head += " " + " ".join(f"{r + ' nodes':>18s}" for r in routes) + "  same"
+    print(head)
+    totals = {r: 0.0 for r in routes}
+    over = {r: [] for r in routes[1:]}
+    for row in results:
+        if not all(row[r]["ok"] for r in routes):
+            continue
+        for r in routes:
+            totals[r] += row[r]["seconds"]
+        ratios = {r: row[r]["seconds"] / row[base]["seconds"] for r in routes[1:]}
+        for r, x in ratios.items():
+            if x > 1.5:
+                over[r].append(row["query"])
+        print(f"{row['query']:6s} " + " ".join(f"{row[r]['seconds']:14.2f}" for r in routes) + " "
+              + " ".join(f"{ratios[r]:22.2f}" for r in routes[1:]) + " "
+              + " ".join(f"{row[r]['nodes']:18d}" for r in routes)
+              + "  " + ("yes" if all(row[r].get("same", False) for r in routes) else "NO"))
+    failed = [row["query"] + ":" + r for row in results for r in routes if not row[r]["ok"]]
+    different = [row["query"] + ":" + r for row in results for r in routes if row[r]["ok"] and not row[r].get("same")]
+    print()
+    print("total seconds (queries that ran every way): " + ", ".join(f"{r} {totals[r]:.1f}" for r in routes))
+    for r in routes[1:]:
+        print(f"total ratio {r}/{base}: {totals[r] / totals[base]:.3f}; queries over 1.5x: {len(over[r])} {over[r]}")
+    print(f"failed or cancelled: {failed}")
+    print(f"rows different from {base}: {different}")
+    print(f"driver heap retained after a query (after a GC): peak {peak} MB of {limit} MB")
+
+
+if __name__ == "__main__":
+    main()

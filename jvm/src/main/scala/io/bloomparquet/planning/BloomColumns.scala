@@ -1,0 +1,57 @@
+package io.bloomparquet.planning
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, Path}
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.metadata.ParquetMetadata
+import org.apache.parquet.hadoop.util.HadoopInputFile
+
+/**
+ * The top-level columns whose chunks carry bloom filters, read from footers
+ * (through the footer cache, so a table's files cost one read per JVM). A
+ * runtime filter on a column without filters prunes nothing and still costs a
+ * subquery and a plan: the scan declares only these (and partition columns).
+ * Judged from a few files of a listing: declaring fewer columns than some file
+ * could serve gives less pruning, never other rows.
+ */
+object BloomColumns {
+
+  /** Files looked at per listing: the first and the last (a table's files are mostly written alike). */
+  val Sampled: Int = 2
+
+  /** Column names (as the files spell them) with a filter in any of `files`' sampled footers. */
+  def in(files: Seq[FileStatus], conf: Configuration, useCache: Boolean): Set[String] = {
+    val sample = (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
+    sample.flatMap(f => of(FileKey(f.getPath.toString, f.getLen, f.getModificationTime), conf, useCache)).toSet
+  }
+
+  /** One file's filtered top-level columns; none when its footer can't be read. */
+  def of(key: FileKey, conf: Configuration, useCache: Boolean): Set[String] =
+    try filtered(footer(key, conf, useCache)) catch { case NonFatal(_) => Set.empty }
+
+  def filtered(footer: ParquetMetadata): Set[String] =
+    footer.getBlocks.asScala.iterator.flatMap(_.getColumns.asScala)
+      .filter(c => c.getBloomFilterOffset >= 0)
+      .map(_.getPath.toArray.head).toSet
+
+  private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean): ParquetMetadata = {
+    val Versioned(key, _, useCache) = Versioned(path, conf, cacheWanted)
+    (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {
+      val file = HadoopInputFile.fromStatus(
+        new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
+      val stream = file.newStream()
+      val read = try {
+        if (FileDecryption.configured(conf)) ParquetFileReader.readFooter(file,
+          FileDecryption.readOptions(conf, new Path(key.path), FilePruner.footerReadOptions), stream)
+        else FooterTail.read(stream, key.length, TailSizer.Initial).map(_.footer)
+          .getOrElse(ParquetFileReader.readFooter(file, FilePruner.footerReadOptions, stream))
+      } finally stream.close()
+      // Encrypted footers stay out of the shared cache (as FilePruner keeps them out).
+      if (useCache && !FileDecryption.isEncrypted(read)) FileBloomIndexCache.put(key, new FileBloomIndex(read))
+      read
+    }
+  }
+}
