@@ -17,7 +17,6 @@ Prints best-of-N wall time and rows scanned per query and reader, and each reade
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from pathlib import Path
 
@@ -26,7 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import bloomparquet as bp
-from e2e import run_query
+from e2e import agree, run_query, write_results
 
 
 def write_sorted(out: Path, rows: int, files: int, row_group_rows: int) -> None:
@@ -82,9 +81,7 @@ def main() -> int:
     rows = []
     for name, where in qs.items():
         results = run_query(spark, readers, where, args.reps)
-        counts = {reader: r["count"] for reader, r in results.items()}
-        if len(set(counts.values())) != 1:
-            raise SystemExit(f"{name}: readers disagree on the answer: {counts}")
+        agree(name, results)
         base = results["parquet"]["best_s"]
         for reader, r in results.items():
             scanned = r["metrics"].get("numOutputRows", 0)
@@ -93,11 +90,7 @@ def main() -> int:
             rows.append(row)
             print(f"{name:<20} {reader:<28} {r['best_s']:>7.3f} {r['median_s']:>7.3f} {row['ratio_vs_parquet']:>9.2f}x "
                   f"{scanned:>13,} {r['count']:>8,}", flush=True)
-    with open(out / "results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    print(f"\nwrote {out / 'results.csv'}")
+    write_results(rows, out)
     spark.stop()
     return 0
 

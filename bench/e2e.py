@@ -136,6 +136,22 @@ def run_query(spark, readers: dict, where: str, reps: int) -> dict[str, dict]:  
                 "metrics": last[n][0], "count": last[n][1]} for n in names}
 
 
+def agree(query: str, results: dict[str, dict]) -> None:
+    """Exits when the readers of `run_query`'s results disagree on the answer."""
+    counts = {reader: r["count"] for reader, r in results.items()}
+    if len(set(counts.values())) != 1:
+        raise SystemExit(f"{query}: readers disagree on the answer: {counts}")
+
+
+def write_results(rows: list[dict], out: Path) -> None:
+    """`rows` (one dict per query and reader) as out/results.csv."""
+    with open(out / "results.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"\nwrote {out / 'results.csv'}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=20_000_000)
@@ -197,9 +213,7 @@ def main() -> int:
     rows = []
     for name, where in qs.items():
         results = run_query(spark, readers, where, args.reps)
-        counts = {reader: r["count"] for reader, r in results.items()}
-        if len(set(counts.values())) != 1:
-            raise SystemExit(f"{name}: readers disagree on the answer: {counts}")
+        agree(name, results)
         base = results["parquet (bloom on)"]["best_s"]
         for reader, r in results.items():
             m = r["metrics"]
@@ -217,11 +231,7 @@ def main() -> int:
             print(f"{name:<24} {reader:<20} {row['best_s']:>7.3f} {row['median_s']:>7.3f} {row['first_s']:>7.3f} "
                   f"{row['ratio_vs_bloom_on']:>9.2f}x {row['tasks']:>6} {row['rows_scanned']:>13,} {pruned:>10} "
                   f"{fkib:>10} {row['count']:>6}", flush=True)
-    with open(out / "results.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    print(f"\nwrote {out / 'results.csv'}")
+    write_results(rows, out)
     spark.stop()
     return 0
 
