@@ -52,11 +52,11 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
         }
         def onLeft = keys.collectFirst {
           case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcast(hint.rightHint)) =>
-          j.copy(left = withKeys(l, left, right, r))
+          j.copy(left = withKeys(l, left, right, r, maxBytes))
         }
         def onRight = keys.collectFirst {
           case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcast(hint.leftHint)) =>
-          j.copy(right = withKeys(r, right, left, l))
+          j.copy(right = withKeys(r, right, left, l, maxBytes))
         }
         onLeft.orElse(onRight).getOrElse(j)
       case f @ Filter(condition, child) if !pruned(child) =>
@@ -64,7 +64,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
           case InSubquery(Seq(key), query: ListQuery)
               if query.outerAttrs.isEmpty && query.plan.output.size == 1 && worth(key, child, query.plan, maxBytes, hinted = false) =>
             // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
-            f.copy(child = Filter(dynamicFilter(key, query.plan, query.plan.output.head), child))
+            f.copy(child = Filter(dynamicFilter(key, query.plan, query.plan.output.head, maxBytes), child))
         }.getOrElse(f)
   }
 
@@ -114,11 +114,16 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     case _ => false
   }
 
-  private def withKeys(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Expression): LogicalPlan =
-    Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn), pruned)
+  private def withKeys(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Expression,
+      maxBytes: Long): LogicalPlan =
+    Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn, maxBytes), pruned)
 
-  private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression): Expression =
-    // Only as a reuse of the join's broadcast: without one Spark would run the key side once more
-    // as a subquery of its own (TPC-DS q14a: minutes), for a filter that may prune nothing.
-    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = true)
+  /**
+   * Keys whose rows sit in the driver (a Python list, pandas: [[KeySetSize]]) are cheap to read
+   * again, and Spark broadcasts no such side (it can't size it): their filter runs them as a
+   * subquery of its own. Any other key side only as a reuse of the join's broadcast: without one,
+   * Spark would run it once more (TPC-DS q14a: minutes), for a filter that may prune nothing.
+   */
+  private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression, maxBytes: Long): Expression =
+    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = !KeySetSize.atMost(keys, maxBytes))
 }
