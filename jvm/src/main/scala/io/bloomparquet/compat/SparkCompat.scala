@@ -159,6 +159,9 @@ object SparkCompat {
       .asInstanceOf[Expression]
   }
 
+  /** Is `leaf` Spark's cache of a plan (`df.cache()`)? */
+  def isCached(leaf: LogicalPlan): Boolean = leaf.isInstanceOf[org.apache.spark.sql.execution.columnar.InMemoryRelation]
+
   /**
    * The bytes a leaf's rows take in the driver, known without a job: an RDD relation over
    * `parallelize`d data (PySpark's `createDataFrame` from a list or pandas); None for any other.

@@ -119,11 +119,11 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     Filter(dynamicFilter(key, SparkCompat.optimizeSubquery(spark, keys), keyColumn, maxBytes), pruned)
 
   /**
-   * Keys whose rows sit in the driver (a Python list, pandas: [[KeySetSize]]) are cheap to read
-   * again, and Spark broadcasts no such side (it can't size it): their filter runs them as a
-   * subquery of its own. Any other key side only as a reuse of the join's broadcast: without one,
+   * Keys whose rows sit in the driver (a Python list, pandas: [[KeySetSize]]) or in Spark's cache
+   * are cheap to read again, and Spark may broadcast no such side (it can't size a driver-held
+   * one): their filter runs them as a subquery of its own. Any other key side only as a reuse of the join's broadcast: without one,
    * Spark would run it once more (TPC-DS q14a: minutes), for a filter that may prune nothing.
    */
   private def dynamicFilter(key: Expression, keys: LogicalPlan, keyColumn: Expression, maxBytes: Long): Expression =
-    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = !KeySetSize.atMost(keys, maxBytes))
+    SparkCompat.dynamicPruningSubquery(key, keys, Seq(keyColumn), onlyInBroadcast = !KeySetSize.rereadCheaply(keys, maxBytes))
 }

@@ -13,6 +13,13 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Deduplicate, Dist
  */
 object KeySetSize {
 
+  /**
+   * Is `plan` cheap to read once more, beside its join: held in the driver and at most `maxBytes`,
+   * or read from Spark's cache (a filled cache is sized; re-reading it runs no source again).
+   */
+  def rereadCheaply(plan: LogicalPlan, maxBytes: Long): Boolean =
+    atMost(plan, maxBytes) || (plan.stats.sizeInBytes <= BigInt(maxBytes) && plan.collectLeaves().forall(SparkCompat.isCached))
+
   /** Is `plan` driver-held and at most `maxBytes`? */
   def atMost(plan: LogicalPlan, maxBytes: Long): Boolean = driverBytes(plan, maxBytes).exists(_ <= maxBytes)
 
