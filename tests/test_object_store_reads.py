@@ -36,10 +36,13 @@ def _gets(fs, files: list[Path]) -> list[int]:  # noqa: ANN001
 
 
 def _planning_gets(spark, fs, path: Path, files: list[Path], settings: dict[str, str] | None = None) -> list[int]:  # noqa: ANN001
-    """GETs per file of planning a point miss (cache off). The query runs: Spark plans a V2 scan's
-    splits when it executes, and a miss starts no task, so every GET counted is planning's."""
+    """GETs per file of pruning's planning of a point miss (cache off). Physical planning comes first and
+    is not counted: Spark asks every V2 scan for its runtime-filter columns there, which reads the first
+    and last file's footer (BloomColumns). The query then runs: Spark plans a V2 scan's splits when it
+    executes, and a miss starts no task, so every GET counted is pruning's."""
     options = {"bloom.cache": "false", **(settings or {})}
     q = spark.read.format("bloomparquet").options(**options).load(f"slow://{path}").where(f"i64 = {MISS}")
+    q._jdf.queryExecution().executedPlan()
     fs.reset()
     assert q.collect() == []
     return _gets(fs, files)
