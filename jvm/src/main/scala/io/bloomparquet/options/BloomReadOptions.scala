@@ -15,16 +15,19 @@ object PruningMode {
 
 /**
  * The read options of the `bloomparquet` source, typed. What each means, its
- * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options").
+ * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options"). A scan
+ * holds them in its [[ReadSettings]], with what the session says.
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
-    sparkPushdown: SparkPushdown, earlyStop: Boolean = true)
+    sparkPushdown: SparkPushdown, earlyStop: Boolean)
 
 object BloomReadOptions {
 
   /** The read options in `options`; an unknown `bloom.*` key or a bad value fails here. */
-  def parse(options: CaseInsensitiveStringMap): BloomReadOptions = {
-    val valid = OptionValidator.validate(options.asCaseSensitiveMap.asScala.toMap)
+  def parse(options: CaseInsensitiveStringMap): BloomReadOptions = parse(options.asCaseSensitiveMap.asScala.toMap)
+
+  def parse(options: Map[String, String]): BloomReadOptions = {
+    val valid = OptionValidator.validate(options)
     BloomReadOptions(
       enabled = valid.get(Enabled),
       mode = valid.get(Mode),

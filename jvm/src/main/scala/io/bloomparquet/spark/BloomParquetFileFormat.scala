@@ -1,9 +1,7 @@
 package io.bloomparquet.spark
 
-import scala.jdk.CollectionConverters._
-
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomReadOptions
+import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.SourceFilters
 import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
@@ -15,7 +13,6 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
 
 /**
@@ -47,24 +44,22 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
     ProcessConfs.applyOnDriver(sparkSession)
-    val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
-    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val toSpark = filters.filterNot(SparkPushdownFilter.withhold(settings.sparkPushdown, _, dataSchema, caseSensitive))
+    val settings = ReadSettings.resolve(options, SparkCompat.sqlConf(sparkSession))
+    val bloom = settings.bloom
+    val toSpark = filters.filterNot(SparkPushdownFilter.withhold(bloom.sparkPushdown, _, dataSchema, settings.caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
-    if (settings.enabled) InTaskParquet.configure(hadoopConf, settings.sparkPushdown)
+    if (bloom.enabled) InTaskParquet.configure(hadoopConf, bloom.sparkPushdown)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =
-      if (!settings.enabled || SparkCompat.fieldIdReadEnabled(sparkSession)) None
-      else SourceFilters.fromFilters(filters, dataSchema, caseSensitive)
+      if (!bloom.enabled || settings.fieldIdRead) None
+      else SourceFilters.fromFilters(filters, dataSchema, settings.caseSensitive)
     predicate match {
       case None => read
       case Some(p) =>
         val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
-        val useCache = settings.useCache
-        val gapBytes = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
         (file: PartitionedFile) => {
-          val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, caseSensitive, useCache, 1, gapBytes)
+          val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTask)
           kept.iterator.flatMap(read)
         }
     }

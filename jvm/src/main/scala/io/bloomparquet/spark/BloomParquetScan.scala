@@ -1,7 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.{BloomReadOptions, PruningMode}
+import io.bloomparquet.options.{PruningMode, ReadSettings}
 import io.bloomparquet.pruning.{BloomPredicate, PartitionKeys, RuntimeFilters}
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
 import org.apache.hadoop.fs.Path
@@ -23,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: BloomReadOptions, keySetNote: Option[String] = None) extends FileScan with SupportsRuntimeV2Filtering {
+    val settings: ReadSettings, keySetNote: Option[String]) extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -35,11 +35,13 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   override def isSplitable(path: Path): Boolean = delegate.isSplitable(path)
   override def readSchema(): StructType = delegate.readSchema()
 
-  private def active: Option[BloomPredicate] = predicate.filter(_ => settings.enabled)
+  private def bloom = settings.bloom
+
+  private def active: Option[BloomPredicate] = predicate.filter(_ => bloom.enabled)
 
   // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
   private lazy val planned: Planned = active match {
-    case Some(p) if settings.mode == PruningMode.Plan => prune(p)
+    case Some(p) if bloom.mode == PruningMode.Plan => prune(p)
     case _ => Planned(super.partitions, PruningCounts(), Map.empty)
   }
 
@@ -50,14 +52,10 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def prune(base: Seq[FilePartition], p: BloomPredicate): Planned = {
     val PrunedSplits(kept, counts, judged) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      SparkCompat.caseSensitive(sparkSession), settings.useCache, settings.planningParallelism, gapBytes, settings.earlyStop,
-      DistributedPlanning.threshold(sparkSession).map(sparkSession -> _))
+      settings, PruningSite.Planning(sparkSession))
     val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
     Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged)
   }
-
-  /** Pruned row groups read between surviving runs rather than the file opened again: Spark's price of an open. */
-  private def gapBytes: Long = SparkCompat.sqlConf(sparkSession).filesOpenCostInBytes
 
   private def current: Planned = runtimePlanned.getOrElse(planned)
 
@@ -76,8 +74,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
    * Every column declared invites Spark's dynamic pruning to plan a subquery for it; computed once.
    */
   private lazy val runtimeFilterColumns: Array[NamedReference] = {
-    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    (RuntimeFilterColumns.data(readDataSchema.fields.toSeq, fileIndex, delegate.hadoopConf, settings, caseSensitive) ++
+    (RuntimeFilterColumns.data(readDataSchema.fields.toSeq, fileIndex, delegate.hadoopConf, settings) ++
       RuntimeFilterColumns.partition(readPartitionSchema.fields.toSeq))
       .map(f => ColumnReference(f.name): NamedReference).toArray
   }
@@ -98,22 +95,21 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   }
 
   private def applyRuntimeFilters(predicates: Array[Predicate]): Unit = {
-    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val keys = PartitionKeys.fromPredicates(predicates.toSeq, fileIndex.partitionSchema, caseSensitive)
-    val runtime = if (!settings.enabled || settings.mode != PruningMode.Plan) None
-      else RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, caseSensitive)
+    val keys = PartitionKeys.fromPredicates(predicates.toSeq, fileIndex.partitionSchema, settings.caseSensitive)
+    val runtime = if (!bloom.enabled || bloom.mode != PruningMode.Plan) None
+      else RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, settings.caseSensitive)
     val base = keys.fold(super.partitions) { k =>
       TaskPacking.pack(sparkSession, super.partitions.flatMap(_.files.toSeq).filter(f => k.keeps(f.partitionValues)))
     }
     (runtime, keys) match {
       case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
-      case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => settings.mode == PruningMode.Plan)
+      case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => bloom.mode == PruningMode.Plan)
         .fold(Planned(base, PruningCounts(), Map.empty))(prune(base, _)))
       case (None, None) =>
     }
   }
 
-  private def plansNothing: Boolean = active.isDefined && settings.mode == PruningMode.Plan && planned.partitions.isEmpty
+  private def plansNothing: Boolean = active.isDefined && bloom.mode == PruningMode.Plan && planned.partitions.isEmpty
 
   // Batch or row reads, decided as Spark's Parquet factory decides them (schema and settings, the
   // same for every split): otherwise Spark plans the splits and builds the factory (which
@@ -139,9 +135,9 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       def conf = SparkCompat.broadcastConf(factory)
         .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
       active match {
-        case Some(p) if settings.mode == PruningMode.Task =>
-          new TaskPruningReaderFactory(factory, p, conf, SparkCompat.caseSensitive(sparkSession), settings.useCache, gapBytes)
-        case _ if settings.enabled && settings.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
+        case Some(p) if bloom.mode == PruningMode.Task =>
+          new TaskPruningReaderFactory(factory, p, conf, settings)
+        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
         case _ => factory
       }
     }
@@ -152,7 +148,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   override def reportDriverMetrics(): Array[CustomTaskMetric] = {
     val pruning = runtimePlanned match {
       case Some(p) => p.counts.toTaskMetrics
-      case None if settings.mode == PruningMode.Plan && active.isDefined => planned.counts.toTaskMetrics
+      case None if bloom.mode == PruningMode.Plan && active.isDefined => planned.counts.toTaskMetrics
       case None => Array.empty[CustomTaskMetric]
     }
     val runtime = if (runtimeFiltersReceived == 0) Array.empty[CustomTaskMetric] else Array(
@@ -164,13 +160,13 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   // Computed once: Spark asks on every plan update and UI event, and ParquetScan renders every
   // filter in full each time (an IN of 20,000 literals costs ~50 ms per rendering).
   private lazy val metaData: Map[String, String] = {
-    val bloom = active match {
+    val shown = active match {
       case Some(p) => Map("BloomProbes" -> SparkCompat.abbreviateMetadata(sparkSession, p.toString),
-        "BloomPruning" -> settings.mode.name)
-      case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (settings.enabled) "no usable predicate" else "disabled"))
+        "BloomPruning" -> bloom.mode.name)
+      case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (bloom.enabled) "no usable predicate" else "disabled"))
     }
     // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
-    delegate.getMetaData() ++ bloom ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
+    delegate.getMetaData() ++ shown ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData

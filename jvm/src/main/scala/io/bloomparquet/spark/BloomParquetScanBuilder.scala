@@ -1,7 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomReadOptions
+import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.CatalystPredicates
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.spark.sql.catalyst.expressions.Expression
@@ -19,7 +18,7 @@ import org.apache.spark.sql.types.StructType
  * offered: it would answer from footers and bypass nothing of ours, but also
  * nothing of our pruning.
  */
-final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: BloomReadOptions, keySetNote: Option[String] = None)
+final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: ReadSettings, keySetNote: Option[String])
   // A FileScanBuilder by class because Spark 4.0 pushes Catalyst filters only to those
   // (4.1+ to any SupportsPushDownCatalystFilters); its own state is unused: all is delegated.
   extends FileScanBuilder(delegate.sparkSession, delegate.fileIndex, delegate.dataSchema) {
@@ -35,7 +34,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !isPartitionColumn(a.name))
-    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdownFilter.withhold(settings.sparkPushdown, e, delegate.dataSchema))
+    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdownFilter.withhold(settings.bloom.sparkPushdown, e, delegate.dataSchema))
     withheld = hide
     delegate.pushFilters(show) ++ hide
   }
@@ -47,7 +46,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Bloo
   override def build(): Scan = {
     val scan = delegate.build()
     val predicate =
-      if (SparkCompat.fieldIdReadEnabled(scan.sparkSession)) None
+      if (settings.fieldIdRead) None
       // A data filter may also name a partition column (`p = 1 OR x = 2`): Spark takes `p` from the
       // directory, while a file may store a column `p` of its own. Such filters are not probed.
       else CatalystPredicates.fromFilters((scan.dataFilters ++ withheld).filterNot(onPartitionColumn))

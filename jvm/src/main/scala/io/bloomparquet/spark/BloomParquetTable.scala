@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomReadOptions
+import io.bloomparquet.options.{BloomReadOptions, ReadSettings}
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
@@ -28,14 +28,18 @@ class BloomParquetTable(
   // Validate before any file is listed.
   private val readOptions = BloomReadOptions.parse(options)
 
+  private def settings(options: CaseInsensitiveStringMap) = ReadSettings.resolve(options, SparkCompat.sqlConf(sparkSession))
+
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val merged = mergedOptions(options)
-    val settings = BloomReadOptions.parse(merged)
+    // The scan's settings, resolved once: they travel with the scan to its reader factory and tasks.
+    val scan = settings(merged)
+    val bloom = scan.bloom
     // Spark builds the scan's Hadoop configuration from these options.
-    val scanOptions = if (!settings.enabled) merged
-      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(settings.sparkPushdown)).asJava)
+    val scanOptions = if (!bloom.enabled) merged
+      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(bloom.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
-      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), settings,
+      SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), scan,
       Option(merged.get(BloomParquetTable.KeySetNoteOption)))
   }
 
@@ -44,10 +48,9 @@ class BloomParquetTable(
    * footers are looked at once per table object, and only when a key-set filter is considered.
    */
   private lazy val runtimeFilterNames: Seq[String] = {
-    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
     val conf = sparkSession.sessionState.newHadoopConfWithOptions(options.asCaseSensitiveMap.asScala.toMap)
     (RuntimeFilterColumns.partition(fileIndex.partitionSchema.fields.toSeq) ++
-      RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, readOptions, caseSensitive)).map(_.name)
+      RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, settings(options))).map(_.name)
   }
 
   def isRuntimeFilterColumn(name: String): Boolean =

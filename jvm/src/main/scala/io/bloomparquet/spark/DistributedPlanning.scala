@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.options.OptionRegistry
+import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{FileKey, FileOutcome}
 import io.bloomparquet.pruning.BloomPredicate
 import org.apache.hadoop.conf.Configuration
@@ -18,21 +18,16 @@ object DistributedPlanning {
 
   /** Each file's outcome, computed on the executors in one job. */
   def outcomes(spark: SparkSession, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
-      caseSensitive: Boolean, useCache: Boolean, parallelism: Int, earlyStop: Boolean): Map[FileKey, FileOutcome] = {
+      settings: ReadSettings): Map[FileKey, FileOutcome] = {
     val sc = spark.sparkContext
     val hadoopConf = sc.broadcast(new SerializableConfiguration(conf))
     // A few slices per core, so one slow executor does not hold the whole plan back.
     val slices = math.max(1, math.min(keys.size, sc.defaultParallelism * 4))
     try {
       sc.parallelize(keys, slices).mapPartitions { part =>
-        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, caseSensitive, useCache, parallelism,
-          earlyStop)
-          .iterator
+        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, settings,
+          settings.bloom.planningParallelism).iterator
       }.collect().toMap
     } finally hadoopConf.destroy()
   }
-
-  /** The files from which a scan of `spark` plans this way (`spark.bloomparquet.planning.distributedThreshold`), or None: off. */
-  def threshold(spark: SparkSession): Option[Long] =
-    Some(OptionRegistry.PlanningDistributedThreshold.from(spark.conf.getOption)).filter(_ > 0)
 }

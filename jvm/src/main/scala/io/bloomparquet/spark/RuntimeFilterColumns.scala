@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.options.{BloomReadOptions, PruningMode}
+import io.bloomparquet.options.{PruningMode, ReadSettings}
 import io.bloomparquet.planning.BloomColumns
 import io.bloomparquet.pruning.{CatalystPredicates, PartitionKeys}
 import io.bloomparquet.schema.ColumnResolver
@@ -20,13 +20,13 @@ object RuntimeFilterColumns {
   def partition(fields: Seq[StructField]): Seq[StructField] = fields.filter(f => PartitionKeys.supported(f.dataType))
 
   def data(fields: Seq[StructField], fileIndex: PartitioningAwareFileIndex, conf: => Configuration,
-      settings: BloomReadOptions, caseSensitive: Boolean): Seq[StructField] = {
-    val probeable = if (!settings.enabled || settings.mode != PruningMode.Plan) Seq.empty
+      settings: ReadSettings): Seq[StructField] = {
+    val probeable = if (!settings.bloom.enabled || settings.bloom.mode != PruningMode.Plan) Seq.empty
       else fields.filter(f => CatalystPredicates.supported(f.dataType))
     if (probeable.isEmpty) probeable
     else {
-      val filtered = BloomColumns.in(fileIndex.allFiles(), conf, settings.useCache)
-      probeable.filter(f => filtered.exists(ColumnResolver.sameName(_, f.name, caseSensitive)))
+      val filtered = BloomColumns.in(fileIndex.allFiles(), conf, settings.bloom.useCache)
+      probeable.filter(f => filtered.exists(ColumnResolver.sameName(_, f.name, settings.caseSensitive)))
     }
   }
 }

@@ -3,6 +3,7 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
@@ -12,22 +13,18 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 
 /**
  * Turns Spark's splits into the splits that hold surviving row groups, reading
- * each distinct file's footer and filters once (at most `parallelism` files at
- * a time). Used on the driver while planning and inside tasks alike.
+ * each distinct file's footer and filters once. Used on the driver while
+ * planning and inside tasks alike.
  */
 object SplitPruning {
 
   /**
-   * `useCache`: read and fill the JVM's footer and filter cache (`bloom.cache`); `earlyStop`:
-   * read no more filters once those read show they can't prune (`bloom.earlyStop`, [[ProbeGate]]);
-   * `distributed`: the session and the number of files from which the reads run as a Spark job
-   * on the executors ([[DistributedPlanning]]) rather than here; `gapBytes`: pruned row groups
-   * between two surviving runs are read when they hold at most this many bytes, rather than
-   * the file opened once more (Spark's `spark.sql.files.openCostInBytes`, [[SplitPlanner]]).
+   * Spark's splits cut down to the surviving row groups, pruned with the scan's `settings`
+   * (`bloom.cache`, `bloom.earlyStop` through [[ProbeGate]], the gap reads of [[SplitPlanner]]...)
+   * wherever this runs: see [[PruningSite]].
    */
-  def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int, gapBytes: Long, earlyStop: Boolean = true,
-      distributed: Option[(SparkSession, Long)] = None): PrunedSplits = {
+  def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
+      site: PruningSite): PrunedSplits = {
     val started = System.nanoTime()
     val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
     val keys = keyed.map(_._2).distinct
@@ -38,15 +35,17 @@ object SplitPruning {
       return PrunedSplits(Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
         pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
     }
-    val outcomes = distributed.filter { case (_, threshold) => keys.size >= threshold } match {
-      case Some((spark, _)) =>
-        DistributedPlanning.outcomes(spark, keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
-      case None => outcomesHere(keys, predicate, conf, caseSensitive, useCache, parallelism, earlyStop)
+    val outcomes = site match {
+      case PruningSite.Planning(spark) if settings.distributedThreshold.exists(keys.size >= _) =>
+        DistributedPlanning.outcomes(spark, keys, predicate, conf, settings)
+      case PruningSite.Planning(_) => outcomesHere(keys, predicate, conf, settings, settings.bloom.planningParallelism)
+      // A task's core is its parallelism: its files are read one after the other.
+      case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
     }
     // A file that could not be read is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
       Some(outcomes(key)).filter(_.failure.isEmpty)
-        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes))
+        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, settings.gapBytes))
     }
     val cut = keyed.zip(plans).map {
       case ((split, key), None) => (split, key, Seq(split))
@@ -74,12 +73,13 @@ object SplitPruning {
   }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
-  def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, caseSensitive: Boolean,
-      useCache: Boolean, parallelism: Int, earlyStop: Boolean): Map[FileKey, FileOutcome] = {
+  def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
+      parallelism: Int): Map[FileKey, FileOutcome] = {
     ProcessConfs.applyOnExecutor()
-    val compiler = new FilePruner.Compiler(predicate, caseSensitive)
+    val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
     val tailSizer = new TailSizer
-    val gate = ProbeGate(predicate, earlyStop)
+    val gate = ProbeGate(predicate, settings.bloom.earlyStop)
+    val useCache = settings.bloom.useCache
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
     val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
     PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,

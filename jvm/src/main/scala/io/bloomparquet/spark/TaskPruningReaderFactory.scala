@@ -1,6 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.broadcast.Broadcast
@@ -17,13 +18,13 @@ import org.apache.spark.util.SerializableConfiguration
  * so planning never reads a footer however many files there are.
  */
 final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate: BloomPredicate,
-    conf: Broadcast[SerializableConfiguration], caseSensitive: Boolean, useCache: Boolean, gapBytes: Long)
+    conf: Broadcast[SerializableConfiguration], settings: ReadSettings)
   extends PartitionReaderFactory {
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
-      val PrunedSplits(kept, counts, _) = SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, caseSensitive, useCache,
-        parallelism = 1, gapBytes)
+      val PrunedSplits(kept, counts, _) =
+        SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, settings, PruningSite.InTask)
       (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
     case other => (other, PruningCounts())
   }

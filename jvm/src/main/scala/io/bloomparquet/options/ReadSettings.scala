@@ -1,0 +1,43 @@
+package io.bloomparquet.options
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * Everything a bloomparquet read decides with, resolved once per scan: the `bloom.*` read
+ * options (validated against [[OptionRegistry]]) and what the session says. Immutable and
+ * serializable: it travels to executors inside reader factories, V1 readers and planning jobs,
+ * so every route (plan, task, V1, distributed planning) prunes with the same values.
+ *
+ * @param bloom the scan's `bloom.*` read options
+ * @param caseSensitive `spark.sql.caseSensitive`: how predicates name columns
+ * @param gapBytes pruned row groups between two surviving runs are read when they hold at most
+ *   this many bytes, rather than the file opened once more: Spark's price of an open,
+ *   `spark.sql.files.openCostInBytes`
+ * @param distributedThreshold `spark.bloomparquet.planning.distributedThreshold`: from this many
+ *   files plan-time pruning reads on the executors; None: never
+ * @param fieldIdRead `spark.sql.parquet.fieldId.read.enabled`: Spark matches columns by field id,
+ *   which predicates (by name) can't, so nothing is probed
+ */
+final case class ReadSettings(bloom: BloomReadOptions, caseSensitive: Boolean, gapBytes: Long,
+    distributedThreshold: Option[Long], fieldIdRead: Boolean)
+
+object ReadSettings {
+
+  /** The settings of a scan with read `options` in a session whose conf is `session`; a bad option fails here. */
+  def resolve(options: Map[String, String], session: SQLConf): ReadSettings = ReadSettings(
+    bloom = BloomReadOptions.parse(options),
+    caseSensitive = session.caseSensitiveAnalysis,
+    gapBytes = session.filesOpenCostInBytes,
+    distributedThreshold = Some(OptionRegistry.PlanningDistributedThreshold.from(set(session))).filter(_ > 0),
+    fieldIdRead = session.parquetFieldIdReadEnabled)
+
+  def resolve(options: CaseInsensitiveStringMap, session: SQLConf): ReadSettings =
+    resolve(options.asCaseSensitiveMap.asScala.toMap, session)
+
+  /** A key's value if set in the session (`spark.conf.set`, `SET`, or the Spark conf it started with). */
+  private def set(session: SQLConf)(key: String): Option[String] =
+    if (session.contains(key)) Some(session.getConfString(key)) else None
+}

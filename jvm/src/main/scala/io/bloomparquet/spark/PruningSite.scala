@@ -1,0 +1,17 @@
+package io.bloomparquet.spark
+
+import org.apache.spark.sql.SparkSession
+
+/** Where [[SplitPruning]] runs, which decides how many files it reads at once. */
+sealed trait PruningSite
+
+object PruningSite {
+  /**
+   * On the driver while `spark` plans the scan: `bloom.planningParallelism` files at once, or from
+   * `spark.bloomparquet.planning.distributedThreshold` files a Spark job ([[DistributedPlanning]]).
+   */
+  final case class Planning(spark: SparkSession) extends PruningSite
+
+  /** Inside a task about to read its splits (`bloom.mode=task`, the V1 route): one file at a time. */
+  case object InTask extends PruningSite
+}
