@@ -8,7 +8,6 @@ import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool,
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 
 /**

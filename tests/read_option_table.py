@@ -1,0 +1,242 @@
+"""Test helper: every read option of the registry x every route a query reaches bloomparquet by.
+
+``TABLE[key][route]`` says what a read option given at a non-default value does on a route:
+``EFFECT`` (checked by the option's observation below) or ``Inert("why")``, a route where the
+option by design changes nothing observable (then the rows must still be Spark's and the scan
+must read as many rows as at the default). On every cell a bad value fails the query with an
+error naming the option. The keys come from the generated registry mirror
+(``python/bloomparquet/_options.json``, ``bin/gen-options``), so a new read option (or deprecated
+key) without a row here fails the tests (tests/test_read_option_routes.py, tests/connect)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import bloomparquet
+
+from .spark_conf import PUSHDOWN_OFF, spark_conf
+
+OPTIONS_JSON = Path(bloomparquet.__file__).with_name("_options.json")
+
+# The data (``write_data``): FILES files of ROWS_PER_FILE rows in 9 row groups each. ``k`` carries bloom
+# filters and is shuffled (statistics can't prune it), its keys even (odd ones are absent); ``d`` (even ints
+# 0..20) and ``s`` ('a', 'c', 'e') are dictionary-encoded without filters: only parquet-java's dictionary
+# filtering inside Spark's reader skips their row groups, and only for what ``bloom.sparkPushdown`` passes it.
+FILES, ROWS_PER_FILE = 4, 4000
+ROWS = FILES * ROWS_PER_FILE
+MISS = "k = 1000000003"  # odd: absent, inside every chunk's min/max; a value no filter of this data lets through
+# 3,000 absent keys: filters at 1 % keep every row group, so reading them cannot pay off (bloom.earlyStop).
+BIG_IN = "k IN ({})".format(", ".join(str(2 * i + 1) for i in range(5 * 10**8, 5 * 10**8 + 3000)))
+
+
+def write_data(spark, out: Path) -> Path:  # noqa: ANN001
+    from pyspark.sql import functions as F  # noqa: N812
+
+    (spark.range(ROWS).repartition(FILES, "id")
+        .select((F.col("id") * 2654435761 % 1_000_000_007 * 2).alias("k"),
+                (F.col("id") % 11 * 2).cast("int").alias("d"),
+                F.element_at(F.array(F.lit("a"), F.lit("c"), F.lit("e")), (F.col("id") % 3 + 1).cast("int")).alias("s"))
+        .write.format("bloomparquet").option("parquet.block.size", 8 * 1024).option("bloom.columns", "k").save(str(out)))
+    assert len(list(out.glob("*.parquet"))) == FILES
+    return out
+
+
+def registry_read_keys() -> list[str]:
+    """Every read option's key and every deprecated key of one, from the registry's generated mirror."""
+    options = json.loads(OPTIONS_JSON.read_text())["options"]
+    read = [o for o in options if "read" in o["scopes"]]
+    return [o["key"] for o in read] + [d["key"] for o in read for d in o["deprecatedKeys"]]
+
+
+EFFECT = "effect"
+
+
+@dataclass(frozen=True)
+class Inert:
+    why: str
+
+
+@dataclass
+class Route:
+    """One way to query: ``frame(spark, path, options, where)`` builds the DataFrame (and cleans up after
+    ``done``), under session ``confs``; ``v1`` marks Spark's V1 file scan (no bloom metrics)."""
+
+    frame: Callable
+    confs: dict[str, str]
+    v1: bool = False
+    plan_mode: bool = True
+
+
+@dataclass
+class Cell:
+    """One (option, route) of the table: runs queries over ``path`` (a ``slow:`` copy where asked)."""
+
+    spark: object
+    route: Route
+    path: Path
+    metrics: Callable  # DataFrame (after an action) -> dict of scan metrics
+    copy: Callable  # () -> a fresh copy of the data (files no cache has seen)
+    slow: object = None  # the test jar's SlowFileSystem (classic only), or None
+    held: Callable | None = None  # () -> files in the driver JVM's footer and filter cache (classic, local only)
+
+    def run(self, options: dict[str, str], where: str, confs: dict[str, str] | None = None,
+            path: str | None = None) -> tuple[list, dict[str, int]]:
+        with spark_conf(self.spark, {**self.route.confs, **(confs or {})}):
+            df = self.route.frame(self.spark, path or str(self.path), options, where)
+            rows = sorted(map(tuple, df.collect()))
+            return rows, self.metrics(df)
+
+    def oracle(self, where: str, path: str | None = None) -> list:
+        with spark_conf(self.spark, PUSHDOWN_OFF):
+            return sorted(map(tuple, self.spark.read.parquet(path or str(self.path)).where(where).collect()))
+
+
+# --- each option's observation, where it has an effect ---
+
+def _enabled(cell: Cell) -> None:
+    # Spark's own pushdown off: parquet-java's filters would skip the same row groups.
+    assert cell.run({}, MISS, PUSHDOWN_OFF)[1]["numOutputRows"] == 0
+    rows, m = cell.run({"bloom.enabled": "false"}, MISS, PUSHDOWN_OFF)
+    assert rows == [] and m["numOutputRows"] == ROWS, m
+
+
+def _mode(cell: Cell) -> None:
+    _, plan = cell.run({"bloom.mode": "plan"}, MISS, PUSHDOWN_OFF)
+    assert plan["tasks"] == 0, plan  # pruned while planning: no task at all
+    _, task = cell.run({"bloom.mode": "task"}, MISS, PUSHDOWN_OFF)
+    assert task["tasks"] > 0 and task["numOutputRows"] == 0, task  # tasks start, then prune everything
+    assert task["bloomRowGroupsPrunedByBloom"] + task["bloomRowGroupsPrunedByStats"] == task["bloomRowGroupsTotal"] > 0, task
+
+
+def _cache_of(option: str, off: str, on: str) -> Callable[[Cell], None]:
+    def check(cell: Cell) -> None:
+        if cell.held is not None:  # the JVM's own cache: tasks of local[n] share it with the driver
+            for value, grows in ((off, 0), (on, FILES)):
+                fresh = str(cell.copy())
+                before = cell.held()
+                cell.run({option: value}, MISS, PUSHDOWN_OFF, path=fresh)
+                assert cell.held() - before == grows, (option, value)
+            return
+        # Over Connect, from the metrics: a second run reads no footer from a cache it may use.
+        for value, footers in ((off, FILES), (on, 0)):
+            cell.run({option: value}, MISS, PUSHDOWN_OFF)
+            _, m = cell.run({option: value}, MISS, PUSHDOWN_OFF)
+            assert m["bloomFootersRead"] == footers, (option, value, m)
+    return check
+
+
+OPEN_MS = 250
+
+
+def _planning_parallelism(cell: Cell) -> None:
+    """With every open taking OPEN_MS, one file at a time plans in at least FILES opens; FILES at once in far less."""
+    cell.slow.setLatencyMs(0, OPEN_MS)
+    try:
+        path = f"slow://{cell.path}"
+        times = {}
+        for n in (1, FILES):
+            rows, m = cell.run({"bloom.planningParallelism": str(n), "bloom.cache": "false"}, MISS, PUSHDOWN_OFF, path=path)
+            assert rows == [] and m["numOutputRows"] == 0, m
+            times[n] = m["bloomPruningTimeMs"]
+    finally:
+        cell.slow.setLatencyMs(0, 0)
+    assert times[1] >= FILES * OPEN_MS, times
+    assert times[FILES] < (FILES - 1) * OPEN_MS, times
+
+
+def _early_stop(cell: Cell) -> None:
+    # Every file in one split's reach: in task mode one task prunes all of them (the gate needs a
+    # file or two of evidence before it stops, so the files after those are the ones spared).
+    packed = {"spark.sql.files.openCostInBytes": "0", "spark.sql.files.minPartitionNum": "1"}
+    unprobed = {}
+    for value in ("true", "false"):
+        rows, m = cell.run({"bloom.earlyStop": value, "bloom.cache": "false"}, BIG_IN, packed)
+        assert rows == [], m
+        assert m["bloomRowGroupsPrunedByBloom"] == 0, m  # nothing could be pruned
+        unprobed[value] = m["bloomRowGroupsUnprobed"]
+    assert unprobed["true"] > 0 and unprobed["false"] == 0, unprobed
+
+
+def _spark_pushdown(cell: Cell) -> None:
+    def read(value: str, where: str) -> int:
+        rows, m = cell.run({"bloom.sparkPushdown": value}, where)
+        assert rows == [], m
+        return m["numOutputRows"]
+    # Integers reach parquet-java unless none; strings only with all (safe withholds them).
+    assert (read("safe", "d = 7"), read("none", "d = 7")) == (0, ROWS)
+    assert (read("safe", "s = 'b'"), read("all", "s = 'b'")) == (ROWS, 0)
+
+
+OBSERVE: dict[str, Callable[[Cell], None]] = {
+    "bloom.enabled": _enabled,
+    "bloom.mode": _mode,
+    "bloom.cache": _cache_of("bloom.cache", "false", "true"),
+    "bloom.cacheMb": _cache_of("bloom.cacheMb", "0", "512"),
+    "bloom.planningParallelism": _planning_parallelism,
+    "bloom.earlyStop": _early_stop,
+    "bloom.sparkPushdown": _spark_pushdown,
+}
+
+# Values an inert cell is run with (the default first), the query, and a bad value of every key.
+VALUES: dict[str, tuple[list[str], str, str]] = {
+    "bloom.enabled": (["true", "false"], MISS, "yes"),
+    "bloom.mode": (["plan", "task"], MISS, "everywhere"),
+    "bloom.cache": (["true", "false"], MISS, "0"),
+    "bloom.cacheMb": (["512", "0"], MISS, "-1"),
+    "bloom.planningParallelism": (["16", "1"], MISS, "0"),
+    "bloom.earlyStop": (["true", "false"], BIG_IN, "off"),
+    "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
+}
+
+V1_PRUNES_IN_TASKS = Inert("Spark plans V1 scans itself: pruning always runs inside each task")
+NO_PLANNING_READS = Inert("no footer is read while planning; a task reads its files one at a time")
+ONE_FILE_PER_CALL = Inert("the V1 reader prunes each file on its own: no later file for the gate to spare")
+
+
+def row(v1: dict[str, object] | None = None, task: dict[str, object] | None = None) -> Callable[[str], object]:
+    """A table row: EFFECT on every route but where ``v1`` (V1 routes) or ``task`` (task-mode routes) say."""
+    def cell(route: str) -> object:
+        if route.endswith("_v1") and v1 is not None:
+            return v1
+        if "task" in route and task is not None:
+            return task
+        return EFFECT
+    return cell
+
+
+TABLE: dict[str, Callable[[str], object]] = {
+    "bloom.enabled": row(),
+    "bloom.mode": row(v1=V1_PRUNES_IN_TASKS),
+    "bloom.cache": row(),
+    "bloom.cacheMb": row(),
+    "bloom.planningParallelism": row(v1=NO_PLANNING_READS, task=NO_PLANNING_READS),
+    "bloom.earlyStop": row(v1=ONE_FILE_PER_CALL),
+    "bloom.sparkPushdown": row(),
+}
+
+
+def check_cell(cell: Cell, key: str, route_name: str, bad_error: type[BaseException]) -> None:
+    """The cell (key, route): its bad value fails naming the key, then its effect or its inertness."""
+    values, where, bad = VALUES[key]
+    try:
+        cell.run({key: bad}, where)
+    except bad_error as e:
+        assert re.search(rf"option '{re.escape(key)}' = '{re.escape(bad)}'", str(e), re.IGNORECASE), str(e)[:500]
+    else:
+        raise AssertionError(f"{key}={bad} on {route_name} did not fail")
+    expected = TABLE[key](route_name)
+    if expected == EFFECT:
+        OBSERVE[key](cell)
+        return
+    assert isinstance(expected, Inert), expected
+    oracle = cell.oracle(where)
+    read = set()
+    for value in values:
+        rows, m = cell.run({key: value}, where, PUSHDOWN_OFF)
+        assert rows == oracle, (key, value)
+        read.add(m["numOutputRows"])
+    assert len(read) == 1, (key, route_name, expected.why, read)

@@ -1,0 +1,103 @@
+"""Every read option of the registry x every classic route to bloomparquet (DataFrame in plan and
+task mode, a catalog table on the V2 and the V1 route, SQL on a path on both, plain ``parquet``
+opted in): the option has its effect there, or the table says why the route can't show one and
+the rows and rows read are the same for every value; a bad value fails naming the option. The
+table is tests/read_option_table.py; the Connect column is tests/connect/test_read_option_routes.py."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+import pytest
+
+import bloomparquet as bp
+
+from .read_option_table import TABLE, Cell, Route, check_cell, registry_read_keys, write_data
+from .routes import PARQUET_OPT_IN, V1_ROUTE
+
+pytestmark = pytest.mark.spark
+
+_names = itertools.count()
+
+
+def _sql_options(options: dict[str, str]) -> str:
+    return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
+
+
+def _dataframe(base: dict[str, str]):  # noqa: ANN202
+    def frame(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+        return spark.read.format("bloomparquet").options(**{**base, **options}).load(path).where(where)
+    return frame
+
+
+def _table(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+    # Tables are external (the files stay) and dropped with the module's data.
+    name = f"read_option_routes_{next(_names)}"
+    clause = f"OPTIONS ({_sql_options(options)})" if options else ""
+    spark.sql(f"CREATE TABLE {name} USING bloomparquet {clause} LOCATION '{path}'")
+    return spark.table(name).where(where)
+
+
+def _sql_path(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+    clause = f"WITH ({_sql_options(options)})" if options else ""
+    return spark.sql(f"SELECT * FROM bloomparquet.`{path}` {clause} WHERE {where}")
+
+
+def _parquet(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+    return spark.read.options(**options).parquet(path).where(where)
+
+
+ROUTES = {
+    "dataframe_plan": Route(_dataframe({}), {}),
+    "dataframe_task": Route(_dataframe({"bloom.mode": "task"}), {}, plan_mode=False),
+    "sql_table": Route(_table, {}),
+    "sql_table_v1": Route(_table, V1_ROUTE, v1=True, plan_mode=False),
+    "sql_path": Route(_sql_path, {}),
+    "sql_path_v1": Route(_sql_path, V1_ROUTE, v1=True, plan_mode=False),
+    "parquet_opt_in": Route(_parquet, PARQUET_OPT_IN),
+}
+
+
+@pytest.fixture(scope="module")
+def data(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+    return write_data(spark, tmp_path_factory.mktemp("read_option_routes") / "data")
+
+
+@pytest.fixture(scope="module")
+def slow(spark):  # noqa: ANN001, ANN201
+    fs = spark._jvm.io.bloomparquet.testing.SlowFileSystem
+    conf = spark._jsc.hadoopConfiguration()
+    for k, v in fs.settings().items():
+        conf.set(k, v)
+    fs.setLatencyMs(0, 0)
+    return fs
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drop_tables(spark):  # noqa: ANN001, ANN202
+    yield
+    for t in spark.catalog.listTables():
+        if t.name.startswith("read_option_routes_"):
+            spark.sql(f"DROP TABLE {t.name}")
+
+
+def test_every_registry_read_option_has_a_row() -> None:
+    assert sorted(TABLE) == sorted(registry_read_keys())
+
+
+@pytest.mark.parametrize("route", list(ROUTES))
+@pytest.mark.parametrize("key", registry_read_keys())
+def test_option_on_route(spark, data: Path, slow, tmp_path: Path, key: str, route: str) -> None:  # noqa: ANN001
+    assert key in TABLE, f"{key} is a read option without a row in tests/read_option_table.py TABLE"
+    copies = itertools.count()
+
+    def copy() -> Path:
+        fresh = tmp_path / f"copy{next(copies)}"
+        shutil.copytree(data, fresh)
+        return fresh
+
+    cache = spark._jvm.io.bloomparquet.planning.FileBloomIndexCache
+    cell = Cell(spark, ROUTES[route], data, bp.scan_metrics, copy, slow=slow, held=lambda: cache.held()._1())
+    check_cell(cell, key, route, Exception)
