@@ -1,5 +1,5 @@
 """Every read option of the registry x every classic route to bloomparquet (DataFrame in plan and
-task mode, a catalog table on the V2 and the V1 route, SQL on a path on both, plain ``parquet``
+task mode, a catalog table on the V2 and the V1 route, SQL on a path (``WITH`` options), plain ``parquet``
 opted in): the option has its effect there, or the table says why the route can't show one and
 the rows and rows read are the same for every value; a bad value fails naming the option. The
 table is tests/read_option_table.py; the Connect column is tests/connect/test_read_option_routes.py."""
@@ -51,11 +51,10 @@ def _parquet(spark, path: str, options: dict[str, str], where: str):  # noqa: AN
 
 ROUTES = {
     "dataframe_plan": Route(_dataframe({}), {}),
-    "dataframe_task": Route(_dataframe({"bloom.mode": "task"}), {}, plan_mode=False),
+    "dataframe_task": Route(_dataframe({"bloom.mode": "task"}), {}),
     "sql_table": Route(_table, {}),
-    "sql_table_v1": Route(_table, V1_ROUTE, v1=True, plan_mode=False),
+    "sql_table_v1": Route(_table, V1_ROUTE),
     "sql_path": Route(_sql_path, {}),
-    "sql_path_v1": Route(_sql_path, V1_ROUTE, v1=True, plan_mode=False),
     "parquet_opt_in": Route(_parquet, PARQUET_OPT_IN),
 }
 
