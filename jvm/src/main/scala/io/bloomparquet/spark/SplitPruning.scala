@@ -29,7 +29,7 @@ object SplitPruning {
       useCache: Boolean, parallelism: Int, gapBytes: Long, earlyStop: Boolean = true,
       distributed: Option[(SparkSession, Long)] = None): PrunedSplits = {
     val started = System.nanoTime()
-    val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
+    val keyed = splits.map(s => s -> FileKey(SparkCompat.filePath(s), s.fileSize, s.modificationTime))
     val keys = keyed.map(_._2).distinct
     // A file read in several splits, by several tasks, is counted once: by whoever holds its first split.
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
