@@ -3,6 +3,7 @@ package io.bloomparquet.spark
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.BloomReadOptions
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.hadoop.fs.FileStatus
@@ -28,7 +29,17 @@ class BloomParquetTable(
   // Validate before any file is listed.
   private val readOptions = BloomReadOptions.parse(options)
 
+  /**
+   * The JVM-wide settings and the kernel, before this table's first footer read: here rather than
+   * in the optimizer rule that builds the SQL route's table, which only rewrites the plan.
+   */
+  private def readyToRead(): Unit = {
+    ProcessConfs.applyOnDriver(sparkSession)
+    SbbfKernels.get() // picks the kernel now, so its background warm-up runs while the scan plans
+  }
+
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    readyToRead()
     val merged = mergedOptions(options)
     val settings = BloomReadOptions.parse(merged)
     // Spark builds the scan's Hadoop configuration from these options.
@@ -44,8 +55,9 @@ class BloomParquetTable(
    * footers are looked at once per table object, and only when a key-set filter is considered.
    */
   private lazy val runtimeFilterNames: Seq[String] = {
+    readyToRead()
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val conf = sparkSession.sessionState.newHadoopConfWithOptions(options.asCaseSensitiveMap.asScala.toMap)
+    val conf = SparkCompat.newHadoopConf(sparkSession, options.asCaseSensitiveMap.asScala.toMap)
     (RuntimeFilterColumns.partition(fileIndex.partitionSchema.fields.toSeq) ++
       RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, readOptions, caseSensitive)).map(_.name)
   }
