@@ -2,7 +2,6 @@ package io.bloomparquet.compat
 
 import scala.annotation.nowarn
 
-import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.spark.SparkEnv
@@ -10,8 +9,7 @@ import org.apache.spark.bloomparquet.DriverHeldRdd
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruningSubquery, Expression, ExpressionInfo,
-  NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Subquery}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.connector.catalog.Table
@@ -24,7 +22,7 @@ import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionRe
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType, VariantType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
 
@@ -32,6 +30,9 @@ import org.apache.spark.util.SerializableConfiguration
  * The compat seam: every call into Spark internals (case-class constructors
  * and copies, `sessionState`, private-ish helpers) and nothing else, so a new
  * Spark version is a change here (or in a per-version shim behind it) only.
+ * What is written here compiles on every supported minor; what differs between
+ * minors is in `SparkShims` and `ParquetShims`, one copy per shim folder
+ * (`jvm/src/main/scala-spark-*`). Nothing of ours is imported here.
  */
 object SparkCompat {
 
@@ -56,13 +57,12 @@ object SparkCompat {
         !WholeStageCodegenExec.isTooManyFields(conf, result))
     }
 
-  private def hasVariant(t: DataType): Boolean = t match {
-    case _: VariantType => true
+  private def hasVariant(t: DataType): Boolean = SparkShims.isVariant(t) || (t match {
     case s: StructType => s.fields.exists(f => hasVariant(f.dataType))
     case a: ArrayType => hasVariant(a.elementType)
     case m: MapType => hasVariant(m.keyType) || hasVariant(m.valueType)
     case _ => false
-  }
+  })
 
   def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
     file.copy(start = start, length = length)
@@ -71,7 +71,8 @@ object SparkCompat {
   def wholeFile(file: PartitionedFile, length: Long, modificationTime: Long): PartitionedFile =
     file.copy(start = 0, length = length, fileSize = length, modificationTime = modificationTime)
 
-  def fileKey(file: PartitionedFile): FileKey = FileKey(file.toPath.toString, file.fileSize, file.modificationTime)
+  /** The split's file as a path string (with its length and modification time, the file's identity). */
+  def filePath(file: PartitionedFile): String = file.toPath.toString
 
   def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
 
@@ -83,7 +84,7 @@ object SparkCompat {
 
   /** What Spark's own packing of `files` would produce: (max split bytes, task count). */
   def sparkPacking(spark: SparkSession, files: Seq[PartitionedFile], openCost: Long): (Long, Int) = {
-    val maxSplitBytes = FilePartition.maxSplitBytes(spark, files.map(_.length + openCost).sum)
+    val maxSplitBytes = SparkShims.maxSplitBytes(spark, files.map(_.length + openCost).sum)
     (maxSplitBytes, FilePartition.getFilePartitions(spark, files.sortBy(-_.length), maxSplitBytes).size)
   }
 
@@ -115,6 +116,10 @@ object SparkCompat {
   def sqlConf(spark: SparkSession): SQLConf = spark.sessionState.conf
 
   def newHadoopConf(spark: SparkSession): Configuration = spark.sessionState.newHadoopConf()
+
+  /** The session's Hadoop configuration with a source's options on top (as Spark's file sources build theirs). */
+  def newHadoopConf(spark: SparkSession, options: Map[String, String]): Configuration =
+    spark.sessionState.newHadoopConfWithOptions(options)
 
   def caseSensitive(spark: SparkSession): Boolean = sqlConf(spark).caseSensitiveAnalysis
 
@@ -150,14 +155,8 @@ object SparkCompat {
 
   /** Spark's dynamic pruning filter: `key IN (keyColumn of keys)`, planned (and run) by Spark. */
   def dynamicPruningSubquery(key: Expression, keys: LogicalPlan, keyColumns: Seq[Expression],
-      onlyInBroadcast: Boolean): Expression = {
-    // 4.3 added a second parameter list (a broadcast value projection, None here): the one
-    // constructor, called with or without it.
-    val constructor = classOf[DynamicPruningSubquery].getConstructors.maxBy(_.getParameterCount)
-    val args = Seq[AnyRef](key, keys, keyColumns, Seq(0), Boolean.box(onlyInBroadcast), NamedExpression.newExprId, None)
-    constructor.newInstance(args ++ Seq.fill(constructor.getParameterCount - args.size)(None): _*)
-      .asInstanceOf[Expression]
-  }
+      onlyInBroadcast: Boolean): Expression =
+    SparkShims.dynamicPruningSubquery(key, keys, keyColumns, onlyInBroadcast)
 
   /** Is `leaf` Spark's cache of a plan (`df.cache()`)? */
   def isCached(leaf: LogicalPlan): Boolean = leaf.isInstanceOf[org.apache.spark.sql.execution.columnar.InMemoryRelation]
@@ -182,8 +181,5 @@ object SparkCompat {
   def toAttributes(schema: StructType): Seq[AttributeReference] = DataTypeUtils.toAttributes(schema)
 
   /** The executed plan of a classic (non-Connect) Dataset. */
-  def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = df match {
-    case d: org.apache.spark.sql.classic.Dataset[_] => d.queryExecution
-    case other => throw new IllegalArgumentException(s"bloomparquet: not a classic Dataset: ${other.getClass.getName}")
-  }
+  def queryExecution(df: org.apache.spark.sql.Dataset[_]): QueryExecution = SparkShims.queryExecution(df)
 }

@@ -56,7 +56,7 @@ object OptionKind {
     def json: String = s"""{"type": "enum", "values": [${values.map(v => Json.string(name(v))).mkString(", ")}]}"""
   }
 
-  /** Comma-separated column names; [[BloomWriteOptions.resolve]] checks them against the schema. */
+  /** Comma-separated column names; [[io.bloomparquet.write.BloomWriteOptions.resolve]] checks them against the schema. */
   case object ColumnList extends OptionKind[Seq[String]] {
     def parse(text: String): Option[Seq[String]] = Some(text.split(",").toSeq.map(_.trim).filter(_.nonEmpty))
     override def render(value: Seq[String]): String = value.mkString(",")

@@ -6,7 +6,7 @@ import io.bloomparquet.options.Scope._
 /**
  * Every option of bloomparquet, in one place: read, write and retrofit options
  * and the process-wide Spark confs. Validation ([[OptionValidator]]), the
- * typed views ([[BloomReadOptions]], [[BloomWriteOptions]]), the Python mirror
+ * typed views ([[BloomReadOptions]], [[io.bloomparquet.write.BloomWriteOptions]]), the Python mirror
  * (`python/bloomparquet/_options.json`) and the options tables of
  * docs/user-guide.md all come from here (`bin/gen-options` regenerates the last two).
  */

@@ -2,8 +2,8 @@ package io.bloomparquet.pruning
 
 import scala.util.Try
 
+import io.bloomparquet.compat.CatalystValues
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, SparkColumn}
-import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.sources
 import org.apache.spark.sql.types.StructType
 
@@ -23,7 +23,7 @@ object SourceFilters {
       column(attribute, schema, caseSensitive).filter(c => CatalystPredicates.supported(c.dataType)).flatMap {
         case SparkColumn(path, t) =>
           val present = values.filter(_ != null)
-          val converted = present.map(v => Try(CatalystTypeConverters.convertToCatalyst(v)).toOption)
+          val converted = present.map(v => Try(CatalystValues.toCatalyst(v)).toOption)
           if (present.exists(mayHaveLostBytes) || converted.exists(_.isEmpty)) None
           else Some(BloomPredicate.in(path, t, converted.flatten))
       }

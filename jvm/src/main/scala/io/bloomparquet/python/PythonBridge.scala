@@ -5,7 +5,7 @@ import java.nio.{ByteBuffer, ByteOrder}
 import scala.jdk.CollectionConverters._
 import scala.util.Using
 
-import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.compat.{ExecutedScans, SparkCompat}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.retrofit.RetrofitJob
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, SplitBlockBloomFilter}
@@ -14,9 +14,6 @@ import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.spark.sql.{Dataset, SparkSession}
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
-import org.apache.spark.sql.execution.{FileSourceScanExec, SparkPlan}
 
 /**
  * Entry points for the package's Python code (py4j): the CLI's kernel report,
@@ -82,8 +79,6 @@ object PythonBridge {
     }
   }
 
-  private object Plans extends AdaptiveSparkPlanHelper
-
   /**
    * Metrics of the file scans in `df`'s executed plan (run the query first),
    * summed over scans: our bloom metrics, Spark's own scan metrics, and
@@ -92,17 +87,10 @@ object PythonBridge {
   def scanMetrics(df: Dataset[_]): java.util.Map[String, java.lang.Long] = {
     val out = new java.util.TreeMap[String, java.lang.Long]()
     def add(name: String, v: Long): Unit = out.merge(name, v, (a, b) => a + b)
-    val scans: Seq[SparkPlan] = Plans.collect(SparkCompat.queryExecution(df).executedPlan) {
-      case s: BatchScanExec => s
-      case s: FileSourceScanExec => s
-    }
+    val scans = ExecutedScans.of(df)
     scans.foreach { scan =>
-      scan.metrics.foreach { case (name, metric) => add(name, metric.value) }
-      add("tasks", scan match {
-        case b: BatchScanExec => b.inputRDD.getNumPartitions.toLong
-        case f: FileSourceScanExec => f.inputRDD.getNumPartitions.toLong
-        case _ => 0L
-      })
+      scan.metrics.foreach { case (name, value) => add(name, value) }
+      add("tasks", scan.partitions)
     }
     add("scans", scans.size.toLong)
     out

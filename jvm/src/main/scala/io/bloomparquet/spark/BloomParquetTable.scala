@@ -3,6 +3,7 @@ package io.bloomparquet.spark
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.{BloomReadOptions, ReadSettings}
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.hadoop.fs.FileStatus
@@ -30,7 +31,17 @@ class BloomParquetTable(
 
   private def settings(options: CaseInsensitiveStringMap) = ReadSettings.resolve(options, SparkCompat.sqlConf(sparkSession))
 
+  /**
+   * The JVM-wide settings and the kernel, before this table's first footer read: here rather than
+   * in the optimizer rule that builds the SQL route's table, which only rewrites the plan.
+   */
+  private def readyToRead(): Unit = {
+    ProcessConfs.applyOnDriver(sparkSession)
+    SbbfKernels.get() // picks the kernel now, so its background warm-up runs while the scan plans
+  }
+
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    readyToRead()
     val merged = mergedOptions(options)
     // The scan's settings, resolved once: they travel with the scan to its reader factory and tasks.
     val scan = settings(merged)
@@ -48,7 +59,8 @@ class BloomParquetTable(
    * footers are looked at once per table object, and only when a key-set filter is considered.
    */
   private lazy val runtimeFilterNames: Seq[String] = {
-    val conf = sparkSession.sessionState.newHadoopConfWithOptions(options.asCaseSensitiveMap.asScala.toMap)
+    readyToRead()
+    val conf = SparkCompat.newHadoopConf(sparkSession, options.asCaseSensitiveMap.asScala.toMap)
     (RuntimeFilterColumns.partition(fileIndex.partitionSchema.fields.toSeq) ++
       RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, settings(options))).map(_.name)
   }

@@ -25,7 +25,7 @@ object SplitPruning {
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
       site: PruningSite): PrunedSplits = {
     val started = System.nanoTime()
-    val keyed = splits.map(s => s -> SparkCompat.fileKey(s))
+    val keyed = splits.map(s => s -> FileKey(SparkCompat.filePath(s), s.fileSize, s.modificationTime))
     val keys = keyed.map(_._2).distinct
     // A file read in several splits, by several tasks, is counted once: by whoever holds its first split.
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct

@@ -1,15 +1,16 @@
 package io.bloomparquet.sql
 
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, V2Relation, isDynamicPruning,
+  isSubqueryRoot}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, DynamicPruning,
-  EqualTo, Expression, InSubquery, ListQuery, NamedExpression, PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, EqualTo, Expression,
+  NamedExpression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
-import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, HintInfo, Join, LogicalPlan, Project, Subquery}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 /**
  * Key-set lookups: `fact.join(keys, "k")` (inner, left semi, and the outer joins on their
@@ -36,35 +37,33 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
-    else plan match {
-      // A subquery's own plan (an IN or scalar subquery, a pruning filter's keys being optimized):
-      // filters planted there would nest a subquery in a subquery, and plans grow with every level.
-      case _: Subquery => plan
-      case _ => rewrite(plan, maxBytes)
-    }
+    // A subquery's own plan (an IN or scalar subquery, a pruning filter's keys being optimized):
+    // filters planted there would nest a subquery in a subquery, and plans grow with every level.
+    else if (isSubqueryRoot(plan)) plan
+    else rewrite(plan, maxBytes)
   }
 
   private def rewrite(plan: LogicalPlan, maxBytes: Long): LogicalPlan = plan.transformUp {
-      case j @ Join(left, right, joinType, Some(condition), hint) if !pruned(left) && !pruned(right) =>
+      case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
+          if !pruned(left) && !pruned(right) =>
         val keys = splitConjunctivePredicates(condition).collect {
           case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
           case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
         }
         def onLeft = keys.collectFirst {
-          case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcast(hint.rightHint)) =>
-          j.copy(left = withKeys(l, left, right, r, maxBytes))
+          case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcastRight) =>
+          j.withNewChildren(Seq(withKeys(l, left, right, r, maxBytes), right))
         }
         def onRight = keys.collectFirst {
-          case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcast(hint.leftHint)) =>
-          j.copy(right = withKeys(r, right, left, l, maxBytes))
+          case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcastLeft) =>
+          j.withNewChildren(Seq(left, withKeys(r, right, left, l, maxBytes)))
         }
         onLeft.orElse(onRight).getOrElse(j)
       case f @ Filter(condition, child) if !pruned(child) =>
         splitConjunctivePredicates(condition).collectFirst {
-          case InSubquery(Seq(key), query: ListQuery)
-              if query.outerAttrs.isEmpty && query.plan.output.size == 1 && worth(key, child, query.plan, maxBytes, hinted = false) =>
+          case InListSubquery(key, keys) if worth(key, child, keys, maxBytes, hinted = false) =>
             // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
-            f.copy(child = Filter(dynamicFilter(key, query.plan, query.plan.output.head, maxBytes), child))
+            f.copy(child = Filter(dynamicFilter(key, keys, keys.output.head, maxBytes), child))
         }.getOrElse(f)
   }
 
@@ -77,7 +76,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     case _ => false
   }
 
-  private def hasDynamicPruning(condition: Expression): Boolean = condition.exists(_.isInstanceOf[DynamicPruning])
+  private def hasDynamicPruning(condition: Expression): Boolean = condition.exists(isDynamicPruning)
 
   private def canPruneLeft(t: JoinType): Boolean = t == Inner || t == LeftSemi || t == RightOuter
   private def canPruneRight(t: JoinType): Boolean = t == Inner || t == LeftOuter
@@ -93,8 +92,6 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
       (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.atMost(keys, maxBytes)) &&
       !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false }
 
-  private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
-
   /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation? */
   private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
     case (a: Attribute, Project(list, child)) =>
@@ -106,7 +103,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
         case _ => false
       }
     case (a: Attribute, Filter(condition, child)) => !hasDynamicPruning(condition) && scanColumn(a, child)
-    case (a: AttributeReference, r: DataSourceV2Relation) => r.output.exists(_.exprId == a.exprId) && (r.table match {
+    case (a: AttributeReference, V2Relation(table, output)) => output.exists(_.exprId == a.exprId) && (table match {
       // Only where a filter can prune: partition columns, columns with bloom filters in the files.
       case t: BloomParquetTable => t.isRuntimeFilterColumn(a.name)
       case _ => false

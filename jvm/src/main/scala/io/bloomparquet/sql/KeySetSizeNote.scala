@@ -1,16 +1,14 @@
 package io.bloomparquet.sql
 
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, isDynamicPruning, withRelationOption}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{DynamicPruningSubquery, EqualTo, Expression, InSubquery, ListQuery,
-  PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{EqualTo, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
-import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, Filter, Join, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
-import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
  * Says on the bloomparquet scan why a key-set lookup was not pruned when the reason is the
@@ -28,22 +26,20 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
     else plan.transformUp {
-      case j @ Join(left, right, joinType, Some(condition), hint) if !filtered(left) && !filtered(right) =>
+      case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
+          if !filtered(left) && !filtered(right) =>
         val pairs = splitConjunctivePredicates(condition).collect { case EqualTo(a, b) => Seq(a -> b, b -> a) }.flatten
         def noted(side: LogicalPlan, keys: LogicalPlan, hinted: Boolean): LogicalPlan =
           if (hinted || !unsized(keys, maxBytes)) side
           else pairs.collectFirst { case (k, _) if on(k, side) && lookups.scanColumn(k, side) => mark(side) }.getOrElse(side)
-        val broadcastLeft = hint.leftHint.exists(_.strategy.contains(BROADCAST))
-        val broadcastRight = hint.rightHint.exists(_.strategy.contains(BROADCAST))
         // The sides KeySetPruning may prune: where a hint would give the filter.
         val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
         val prunesRight = joinType == Inner || joinType == LeftOuter
-        j.copy(left = if (prunesLeft) noted(left, right, broadcastRight) else left,
-          right = if (prunesRight) noted(right, left, broadcastLeft) else right)
+        j.withNewChildren(Seq(if (prunesLeft) noted(left, right, broadcastRight) else left,
+          if (prunesRight) noted(right, left, broadcastLeft) else right))
       case f @ Filter(condition, child) if !filtered(child) =>
         splitConjunctivePredicates(condition).collectFirst {
-          case InSubquery(Seq(key), q: ListQuery)
-              if q.outerAttrs.isEmpty && unsized(q.plan, maxBytes) && lookups.scanColumn(key, child) => f.copy(child = mark(child))
+          case InListSubquery(key, keys) if unsized(keys, maxBytes) && lookups.scanColumn(key, child) => f.copy(child = mark(child))
         }.getOrElse(f)
     }
   }
@@ -51,7 +47,7 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
   private def on(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
 
   private def filtered(plan: LogicalPlan): Boolean = plan match {
-    case Filter(_: DynamicPruningSubquery, _) => true
+    case Filter(condition, _) => isDynamicPruning(condition)
     case _ => false
   }
 
@@ -65,11 +61,7 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
   private def mark(plan: LogicalPlan): LogicalPlan = plan match {
     case p @ Project(_, child) => p.copy(child = mark(child))
     case f @ Filter(_, child) => f.copy(child = mark(child))
-    case r: DataSourceV2Relation if !r.options.containsKey(BloomParquetTable.KeySetNoteOption) =>
-      val options = new java.util.HashMap[String, String](r.options.asCaseSensitiveMap)
-      options.put(BloomParquetTable.KeySetNoteOption, KeySetSizeNote.Text)
-      r.copy(options = new CaseInsensitiveStringMap(options))
-    case other => other
+    case other => withRelationOption(other, BloomParquetTable.KeySetNoteOption, KeySetSizeNote.Text).getOrElse(other)
   }
 }
 

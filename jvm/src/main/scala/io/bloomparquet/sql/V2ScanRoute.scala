@@ -3,19 +3,16 @@ package io.bloomparquet.sql
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation, listedFiles}
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.OptionRegistry.{SqlParquet, SqlPlanTimePruning}
 import io.bloomparquet.options.OptionSpec
-import io.bloomparquet.spark.{BloomParquetFileFormat, ListedBloomParquetTable, ProcessConfs}
+import io.bloomparquet.spark.{BloomParquetFileFormat, ListedBloomParquetTable}
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, AttributeSet, Expression, PredicateHelper,
-  SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{AttributeSet, Expression, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
-import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, HadoopFsRelation, LogicalRelation,
-  PartitioningAwareFileIndex}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
@@ -27,6 +24,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * plan-time pruning, metrics and runtime filters like `spark.read.format("bloomparquet")`.
  * Write targets are commands by then, not relations, so writes keep Spark's V1 path.
  * What the V2 file scan cannot serve stays on V1 ([[V2ScanRoute.convertible]]).
+ * A pure plan rewrite: the JVM-wide settings and the kernel are set up by the table's
+ * first scan ([[io.bloomparquet.spark.BloomParquetTable]]), not here.
  */
 final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
@@ -34,33 +33,31 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     val bloom = enabled(SqlPlanTimePruning)
     val parquet = enabled(SqlParquet)
     object Wanted {
-      def unapply(rel: LogicalRelation): Option[(LogicalRelation, HadoopFsRelation)] =
-        V2ScanRoute.convertible(rel, bloom, parquet).map(rel -> _)
+      def unapply(plan: LogicalPlan): Option[(LogicalPlan, FileRelation)] = plan match {
+        case V1FileRelation(rel) if V2ScanRoute.convertible(rel, bloom, parquet) => Some(plan -> rel)
+        case _ => None
+      }
     }
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(rel, fs)) => convert(rel, fs, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(rel, fs) => convert(rel, fs, None).getOrElse(rel)
+      case f @ Filter(condition, Wanted(_, rel)) => convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case Wanted(v1, rel) => convert(rel, None).getOrElse(v1)
     }
   }
 
   private def enabled(spec: OptionSpec[Boolean]): Boolean = spec.from(spark.conf.getOption)
 
-  private def convert(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Option[LogicalPlan] = {
-    val index: PartitioningAwareFileIndex = fs.location match {
-      case catalog: CatalogFileIndex => catalog.filterPartitions(partitionFilters(rel, fs, condition))
-      case listed: PartitioningAwareFileIndex => listed
-      case _ => return None
+  private def convert(rel: FileRelation, condition: Option[Expression]): Option[LogicalPlan] = {
+    val index = listedFiles(rel.location, partitionFilters(rel, condition)) match {
+      case Some(listed) => listed
+      case None => return None
     }
-    ProcessConfs.applyOnDriver(spark)
-    SbbfKernels.get() // picks the kernel now, so its background warm-up runs before the first query plans
-    val options = fs.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }
+    val options = rel.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }
     val map = new CaseInsensitiveStringMap(options.asJava)
-    val name = rel.catalogTable.map(_.identifier.unquotedString)
-      .getOrElse(s"${fs.fileFormat} ${index.rootPaths.mkString(",")}")
-    val table = new ListedBloomParquetTable(name, spark, map, index, fs.schema, fs.fileFormat.getClass)
-    val output = rel.output.collect { case a: AttributeReference => a }
+    val name = rel.tableName.getOrElse(s"${rel.format} ${index.rootPaths.mkString(",")}")
+    val table = new ListedBloomParquetTable(name, spark, map, index, rel.schema, rel.format.getClass)
+    val output = rel.output
     // The V2 table must see the columns the V1 relation exposes, in order; otherwise Spark keeps its route.
     val same = try {
       table.schema.length == output.length && table.schema.fields.zip(output).forall { case (f, a) =>
@@ -70,9 +67,9 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     if (same) Some(SparkCompat.v2Relation(table, output, map)) else None
   }
 
-  private def partitionFilters(rel: LogicalRelation, fs: HadoopFsRelation, condition: Option[Expression]): Seq[Expression] = {
+  private def partitionFilters(rel: FileRelation, condition: Option[Expression]): Seq[Expression] = {
     val resolver = SparkCompat.sqlConf(spark).resolver
-    val partitionColumns = AttributeSet(rel.output.filter(a => fs.partitionSchema.fieldNames.exists(resolver(_, a.name))))
+    val partitionColumns = AttributeSet(rel.output.filter(a => rel.partitionSchema.fieldNames.exists(resolver(_, a.name))))
     condition.toSeq.flatMap(splitConjunctivePredicates).filter { e =>
       e.deterministic && !SubqueryExpression.hasSubquery(e) && e.references.nonEmpty &&
         e.references.subsetOf(partitionColumns)
@@ -82,19 +79,15 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
 
 object V2ScanRoute {
   /**
-   * The relation's files, when the V2 scan serves it exactly as Spark's V1 scan would. Left to
+   * Does the V2 scan serve the relation exactly as Spark's V1 scan would? Left to
    * Spark: streaming relations, bucketed tables (V2 file scans ignore buckets), relations whose
    * output carries file metadata columns (`_metadata`), formats other than ours and (opted in)
    * Spark's exact `ParquetFileFormat`.
    */
-  def convertible(rel: LogicalRelation, bloom: Boolean, parquet: Boolean): Option[HadoopFsRelation] =
-    rel.relation match {
-      case fs: HadoopFsRelation if !rel.isStreaming && fs.bucketSpec.isEmpty &&
-          rel.output.length == fs.schema.length && ours(fs, bloom, parquet) => Some(fs)
-      case _ => None
-    }
+  def convertible(rel: FileRelation, bloom: Boolean, parquet: Boolean): Boolean =
+    !rel.streaming && !rel.bucketed && rel.output.length == rel.schema.length && ours(rel, bloom, parquet)
 
-  private def ours(fs: HadoopFsRelation, bloom: Boolean, parquet: Boolean): Boolean = fs.fileFormat match {
+  private def ours(rel: FileRelation, bloom: Boolean, parquet: Boolean): Boolean = rel.format match {
     case _: BloomParquetFileFormat => bloom
     case f => parquet && f.getClass == classOf[ParquetFileFormat]
   }

@@ -1,7 +1,7 @@
 package io.bloomparquet.write
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.{BloomColumn, BloomWriteOptions}
+import io.bloomparquet.options.BloomColumn
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptContext}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}

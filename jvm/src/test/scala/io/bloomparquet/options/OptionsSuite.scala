@@ -2,6 +2,7 @@ package io.bloomparquet.options
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.write.BloomWriteOptions
 import org.apache.spark.sql.types._
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 

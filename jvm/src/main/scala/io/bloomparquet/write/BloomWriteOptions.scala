@@ -1,15 +1,14 @@
-package io.bloomparquet.options
+package io.bloomparquet.write
 
 import java.util.Locale
 
-import scala.util.Try
-
+import io.bloomparquet.options.{BloomColumn, OptionRegistry, OptionSpec, OptionValidator}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, SparkColumn, Unresolved}
-import org.apache.spark.sql.catalyst.util.AttributeNameParser
 import org.apache.spark.sql.types._
 
 /**
- * The write options, typed and checked before any data is written. What each
+ * The write options, typed and checked against the data's schema before any data is
+ * written (in `write`: `options` knows keys and values, not schemas). What each
  * means, its default and what it accepts: [[OptionRegistry]] (docs/user-guide.md,
  * "Options"). Column names follow `spark.sql.caseSensitive`.
  *
@@ -34,7 +33,7 @@ object BloomWriteOptions {
     val resolved = names.map(n => n -> resolve(n, schema, caseSensitive, timestampType)).distinctBy(_._2)
     // Per-column keys were lower-cased with the rest: match them without case.
     def perColumn[T](spec: OptionSpec[T]): Map[Seq[String], T] = valid.perColumn(spec).map { case (key, col, value) =>
-      val parts = Try(AttributeNameParser.parseAttributeName(col)).getOrElse(Seq(col))
+      val parts = ColumnName.parse(col).getOrElse(Seq(col))
       val target = resolved.find(_._2.map(_.toLowerCase(Locale.ROOT)) == parts.map(_.toLowerCase(Locale.ROOT)))
         .getOrElse(fail(s"option '$key' names column '$col', which is not in $Columns (${names.mkString(", ")})"))
       target._2 -> value

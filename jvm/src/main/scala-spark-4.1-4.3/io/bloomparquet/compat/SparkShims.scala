@@ -1,0 +1,38 @@
+package io.bloomparquet.compat
+
+import org.apache.spark.sql.{Dataset, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.{DynamicPruningSubquery, Expression, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.QueryExecution
+import org.apache.spark.sql.execution.datasources.FilePartition
+import org.apache.spark.sql.types.{DataType, VariantType}
+
+/**
+ * Spark calls whose shape differs between the minors of different shim folders (Spark 4.1-4.3 here).
+ * One copy per folder, same signatures; only the rest of `compat` calls them.
+ */
+private[compat] object SparkShims {
+
+  /** Spark's dynamic pruning filter. */
+  def dynamicPruningSubquery(key: Expression, keys: LogicalPlan, keyColumns: Seq[Expression],
+      onlyInBroadcast: Boolean): Expression = {
+    // 4.3 added a second parameter list (a broadcast value projection, None here) that 4.1 and 4.2
+    // lack: no one source calls both, so the one constructor is called with or without it.
+    val constructor = classOf[DynamicPruningSubquery].getConstructors.maxBy(_.getParameterCount)
+    val args = Seq[AnyRef](key, keys, keyColumns, Seq(0), Boolean.box(onlyInBroadcast), NamedExpression.newExprId, None)
+    constructor.newInstance(args ++ Seq.fill(constructor.getParameterCount - args.size)(None): _*)
+      .asInstanceOf[Expression]
+  }
+
+  /** Spark's split size for files totalling `totalBytes` (4.0+: from a byte count). */
+  def maxSplitBytes(spark: SparkSession, totalBytes: Long): Long = FilePartition.maxSplitBytes(spark, totalBytes)
+
+  /** Is `t` Spark's variant type (4.0+)? */
+  def isVariant(t: DataType): Boolean = t.isInstanceOf[VariantType]
+
+  /** The executed plan of a classic Dataset (4.0+ splits classic from Connect). */
+  def queryExecution(df: Dataset[_]): QueryExecution = df match {
+    case d: org.apache.spark.sql.classic.Dataset[_] => d.queryExecution
+    case other => throw new IllegalArgumentException(s"bloomparquet: not a classic Dataset: ${other.getClass.getName}")
+  }
+}

@@ -1,0 +1,103 @@
+package io.bloomparquet.compat
+
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, Expression, InSubquery, ListQuery}
+import org.apache.spark.sql.catalyst.plans.JoinType
+import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, HintInfo, Join, LogicalPlan, Subquery}
+import org.apache.spark.sql.connector.catalog.Table
+import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileFormat, FileIndex, HadoopFsRelation,
+  LogicalRelation, PartitioningAwareFileIndex}
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * The Catalyst plan nodes the extension's rules take apart and rebuild: relations, joins,
+ * subqueries and dynamic pruning, whose fields Spark changes between versions
+ * (`LogicalRelation` gained `stream` in 4.0, `DataSourceV2Relation` a time-travel field in 4.1,
+ * `DynamicPruningSubquery` its key indices in 4.0). The rules see them through these extractors;
+ * generic operators (`Filter`, `Project`, `Alias`, `EqualTo`) and `TreeNode` methods they use as is.
+ */
+object CatalystPlans {
+
+  /** A V1 file relation (a `LogicalRelation` over a `HadoopFsRelation`): what the V2 route reads of it. */
+  final case class FileRelation(
+      output: Seq[AttributeReference],
+      tableName: Option[String],
+      format: FileFormat,
+      options: Map[String, String],
+      schema: StructType,
+      partitionSchema: StructType,
+      location: FileIndex,
+      bucketed: Boolean,
+      streaming: Boolean)
+
+  /** A `LogicalRelation` over a `HadoopFsRelation`, as a [[FileRelation]]. */
+  object V1FileRelation {
+    def unapply(plan: LogicalPlan): Option[FileRelation] = plan match {
+      case rel: LogicalRelation => rel.relation match {
+        case fs: HadoopFsRelation => Some(FileRelation(rel.output, rel.catalogTable.map(_.identifier.unquotedString),
+          fs.fileFormat, fs.options, fs.schema, fs.partitionSchema, fs.location, fs.bucketSpec.nonEmpty, rel.isStreaming))
+        case _ => None
+      }
+      case _ => None
+    }
+  }
+
+  /**
+   * The files a relation's `location` scans: a catalog table's narrowed to the partitions
+   * `partitionFilters` keep (as `PruneFileSourcePartitions` does, custom locations kept), a
+   * listed index as it is; None for any other index.
+   */
+  def listedFiles(location: FileIndex, partitionFilters: => Seq[Expression]): Option[PartitioningAwareFileIndex] =
+    location match {
+      case catalog: CatalogFileIndex => Some(catalog.filterPartitions(partitionFilters))
+      case listed: PartitioningAwareFileIndex => Some(listed)
+      case _ => None
+    }
+
+  /** A V2 relation: its table and output. */
+  object V2Relation {
+    def unapply(plan: LogicalPlan): Option[(Table, Seq[AttributeReference])] = plan match {
+      case r: DataSourceV2Relation => Some((r.table, r.output))
+      case _ => None
+    }
+  }
+
+  /** `plan`, a V2 relation, with option `key` set to `value` unless it has `key` already; None for any other plan. */
+  def withRelationOption(plan: LogicalPlan, key: String, value: String): Option[LogicalPlan] = plan match {
+    case r: DataSourceV2Relation if !r.options.containsKey(key) =>
+      val options = new java.util.HashMap[String, String](r.options.asCaseSensitiveMap)
+      options.put(key, value)
+      Some(r.copy(options = new CaseInsensitiveStringMap(options)))
+    case _ => None
+  }
+
+  /**
+   * A join with a condition: (left, right, join type, condition, broadcast left, broadcast right),
+   * the last two whether a hint asks to broadcast that side. Rebuilt with `withNewChildren`.
+   */
+  object ConditionedJoin {
+    def unapply(plan: LogicalPlan): Option[(LogicalPlan, LogicalPlan, JoinType, Expression, Boolean, Boolean)] =
+      plan match {
+        case Join(left, right, joinType, Some(condition), hint) =>
+          Some((left, right, joinType, condition, broadcast(hint.leftHint), broadcast(hint.rightHint)))
+        case _ => None
+      }
+    private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
+  }
+
+  /** `key IN (SELECT c FROM ...)`, uncorrelated, one column: the key and the subquery's plan. */
+  object InListSubquery {
+    def unapply(e: Expression): Option[(Expression, LogicalPlan)] = e match {
+      case InSubquery(Seq(key), query: ListQuery) if query.outerAttrs.isEmpty && query.plan.output.size == 1 =>
+        Some((key, query.plan))
+      case _ => None
+    }
+  }
+
+  /** Is `plan` the root of a subquery's own plan (an `IN` or scalar subquery being optimized)? */
+  def isSubqueryRoot(plan: LogicalPlan): Boolean = plan.isInstanceOf[Subquery]
+
+  /** Is `e` a dynamic pruning filter (Spark's or one of ours: both are Spark's `DynamicPruning`)? */
+  def isDynamicPruning(e: Expression): Boolean = e.isInstanceOf[DynamicPruning]
+}

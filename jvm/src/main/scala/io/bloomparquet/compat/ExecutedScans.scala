@@ -1,0 +1,21 @@
+package io.bloomparquet.compat
+
+import org.apache.spark.sql.Dataset
+import org.apache.spark.sql.execution.FileSourceScanExec
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+
+/** The file scans of a query that ran: their metrics and the input partitions (tasks) they planned. */
+object ExecutedScans {
+
+  final case class ScanFigures(metrics: Map[String, Long], partitions: Long)
+
+  // Looks inside adaptive plans and query stages.
+  private object Plans extends AdaptiveSparkPlanHelper
+
+  /** The V2 batch scans and V1 file scans in a classic Dataset's executed plan (run the query first). */
+  def of(df: Dataset[_]): Seq[ScanFigures] = Plans.collect(SparkCompat.queryExecution(df).executedPlan) {
+    case s: BatchScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
+    case s: FileSourceScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
+  }
+}
