@@ -22,7 +22,8 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
   ParquetWrite}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
-import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
+import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, HadoopFsRelation, LogicalRelation, PartitionedFile,
+  PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType, VariantType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -133,6 +134,11 @@ object SparkCompat {
   def envConf(key: String): Option[String] = Option(SparkEnv.get).flatMap(_.conf.getOption(key))
 
   // --- SQL extension points ---
+
+  /** The same relation (output, files) read through `format`, with `options`. */
+  def withFileFormat(rel: LogicalRelation, fs: HadoopFsRelation, format: FileFormat,
+      options: Map[String, String]): LogicalRelation =
+    rel.copy(relation = fs.copy(fileFormat = format, options = options)(fs.sparkSession))
 
   /** A V2 relation over `table` whose output is `output` (the V1 relation's attributes, so the plan above resolves). */
   def v2Relation(table: Table, output: Seq[AttributeReference], options: CaseInsensitiveStringMap): LogicalPlan =

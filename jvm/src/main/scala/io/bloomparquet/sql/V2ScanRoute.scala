@@ -33,15 +33,21 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val bloom = enabled(SqlPlanTimePruning)
     val parquet = enabled(SqlParquet)
+    lazy val joins = PruningChance.inPlan(plan)
     object Wanted {
       def unapply(rel: LogicalRelation): Option[(LogicalRelation, HadoopFsRelation)] =
         V2ScanRoute.convertible(rel, bloom, parquet).map(rel -> _)
     }
+    // Plain Parquet takes the V2 scan only where it could prune; elsewhere [[KeptV1Parquet]] keeps
+    // it on Spark's V1 scan (decided again in every round of the batch: filters move down meanwhile).
+    def worthIt(fs: HadoopFsRelation, condition: Option[Expression]): Boolean =
+      fs.fileFormat.isInstanceOf[BloomParquetFileFormat] || joins || condition.exists(PruningChance.inFilter)
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(rel, fs)) => convert(rel, fs, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(rel, fs) => convert(rel, fs, None).getOrElse(rel)
+      case f @ Filter(condition, Wanted(rel, fs)) if worthIt(fs, Some(condition)) =>
+        convert(rel, fs, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case Wanted(rel, fs) if worthIt(fs, None) => convert(rel, fs, None).getOrElse(rel)
     }
   }
 
