@@ -140,6 +140,9 @@ def main() -> None:
     names = args.queries.split(",") if args.queries else list(texts)
     results = []
     peak = 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    progress = args.out / f"tpcds-sf{args.scale:g}.jsonl"  # one row per query as it ends: a killed run keeps its rows
+    progress.write_text("")
     print(f"TPC-DS SF{args.scale:g}, {len(names)} queries, routes {routes}", flush=True)
     for route in routes:  # warm-up: class loading, JIT, the OS's file cache
         route_on(spark, gen, bloom, route)
@@ -160,6 +163,8 @@ def main() -> None:
         peak = max(peak, used)
         row["heap_mb"] = used
         results.append(row)
+        with progress.open("a") as f:
+            f.write(json.dumps(row) + "\n")
         cells = "  ".join(f"{r} {row[r]['seconds']:7.2f}s {row[r]['nodes']:5d}n"
                           f"{'' if row[r]['ok'] else ' FAILED'}{'' if row[r].get('same', True) else ' DIFFERENT'}"
                           for r in routes)

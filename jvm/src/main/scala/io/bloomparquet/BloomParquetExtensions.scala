@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, V2ScanRoute}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -11,13 +11,15 @@ import org.apache.spark.sql.SparkSessionExtensions
  * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
  * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
  * [[KeySetPruning]], which gives that scan runtime filters from small key sets
- * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown).
+ * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). Opted-in plain
+ * Parquet that nothing could prune stays on V1 ([[KeptV1Parquet]]).
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all.foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
+    extensions.injectPreCBORule(KeptV1Parquet(_))
     extensions.injectPreCBORule(KeySetPruning(_))
     extensions.injectPreCBORule(KeySetSizeNote(_))
   }

@@ -43,6 +43,19 @@ object CatalystPlans {
     }
   }
 
+  /** `plan`, a V1 file relation, read through `format` with `options`; None for any other plan. */
+  def withFileFormat(plan: LogicalPlan, format: FileFormat, options: Map[String, String]): Option[LogicalPlan] =
+    plan match {
+      case rel: LogicalRelation => rel.relation match {
+        case fs: HadoopFsRelation => Some(rel.copy(relation = fs.copy(fileFormat = format, options = options)(fs.sparkSession)))
+        case _ => None
+      }
+      case _ => None
+    }
+
+  /** Whether `plan` joins anything. */
+  def hasJoin(plan: LogicalPlan): Boolean = plan.find(_.isInstanceOf[Join]).isDefined
+
   /**
    * The files a relation's `location` scans: a catalog table's narrowed to the partitions
    * `partitionFilters` keep (as `PruneFileSourcePartitions` does, custom locations kept), a

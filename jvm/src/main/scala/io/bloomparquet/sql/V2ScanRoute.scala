@@ -32,17 +32,23 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val bloom = enabled(SqlPlanTimePruning)
     val parquet = enabled(SqlParquet)
+    lazy val joins = PruningChance.inPlan(plan)
     object Wanted {
       def unapply(plan: LogicalPlan): Option[(LogicalPlan, FileRelation)] = plan match {
         case V1FileRelation(rel) if V2ScanRoute.convertible(rel, bloom, parquet) => Some(plan -> rel)
         case _ => None
       }
     }
+    // Plain Parquet takes the V2 scan only where it could prune; elsewhere [[KeptV1Parquet]] keeps
+    // it on Spark's V1 scan (decided again in every round of the batch: filters move down meanwhile).
+    def worthIt(rel: FileRelation, condition: Option[Expression]): Boolean =
+      rel.format.isInstanceOf[BloomParquetFileFormat] || joins || condition.exists(PruningChance.inFilter)
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(_, rel)) => convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(v1, rel) => convert(rel, None).getOrElse(v1)
+      case f @ Filter(condition, Wanted(_, rel)) if worthIt(rel, Some(condition)) =>
+        convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case Wanted(v1, rel) if worthIt(rel, None) => convert(rel, None).getOrElse(v1)
     }
   }
 
