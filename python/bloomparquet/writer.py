@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _options
+from . import _options, _session
 from ._connect import is_connect, sql_function_missing
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def retrofit(
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
     if is_connect(spark):
         return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf)
-    jvm = spark._jvm  # type: ignore[attr-defined]
+    jvm = _session.jvm(spark)
     job = jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()
     for c in cols:
@@ -115,7 +115,7 @@ def retrofit(
     jconf = jvm.java.util.HashMap()
     for k, v in (conf or {}).items():
         jconf.put(k, str(v))
-    results = job.runForPython(spark._jsparkSession, path, jcols, float(fpp), bool(overwrite), jconf)  # type: ignore[attr-defined]
+    results = job.runForPython(_session.jvm_session(spark), path, jcols, float(fpp), bool(overwrite), jconf)
     return [{k: r[k] for k in r.keySet()} for r in results]
 
 
