@@ -65,7 +65,7 @@ def main() -> int:
     readers = {
         "parquet": (spark.read.parquet(path), {}),
         "bloomparquet": (bp.read_bloom(spark, path), {}),
-        "bloomparquet (pushdown all)": (bp.read_bloom(spark, path, bloom_spark_pushdown="all"), {}),
+        "bloomparquet (pushdown all)": (bp.read_bloom(spark, path, **{"bloom.sparkPushdown": "all"}), {}),
     }
     mid = (args.rows // 3) * 2
     qs = {

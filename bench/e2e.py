@@ -193,18 +193,18 @@ def main() -> int:
         "parquet (bloom off)": (spark.read.parquet(path), {"parquet.filter.bloom.enabled": "false"}),
     }
     if args.early_stop_off:
-        readers["bloomparquet (early stop off)"] = (bp.read_bloom(spark, path, bloom_early_stop=False), {})
+        readers["bloomparquet (early stop off)"] = (bp.read_bloom(spark, path, **{"bloom.earlyStop": False}), {})
     if args.pushdown_all:
         # bloom.sparkPushdown=all also hands Spark page skipping by column index (off by default since it loses rows
         # on files with wrong column indexes): the cost of that default, in the same run.
-        readers["bloomparquet (pushdown all)"] = (bp.read_bloom(spark, path, bloom_spark_pushdown="all"), {})
+        readers["bloomparquet (pushdown all)"] = (bp.read_bloom(spark, path, **{"bloom.sparkPushdown": "all"}), {})
     qs = (many_files_queries if args.many_files else queries)(keys, np.random.default_rng(1))
     if args.only:
         qs = {k: v for k, v in qs.items() if any(k.startswith(p.strip()) for p in args.only.split(","))}
     qs = {k: star_dimension(spark, v[5:], out / "dim" / str(i)) if v.startswith("STAR:") else v
           for i, (k, v) in enumerate(qs.items())}
     # Warm up JIT and file listing; bloomparquet without its cache, so round 1 reads footers and filters.
-    warm = {"bloomparquet": bp.read_bloom(spark, path, bloom_cache=False)}
+    warm = {"bloomparquet": bp.read_bloom(spark, path, **{"bloom.cache": False})}
     for name, (df, conf) in readers.items():
         with _session_conf(spark, conf):
             warm.get(name, df).where("order_id = 1").count()

@@ -53,7 +53,7 @@ def main() -> int:
             spark.conf.set(OPEN_COST, cost)
             ts = []
             for _ in range(args.reps + 1):  # the first run warms up
-                df = (bp.read_bloom(spark, p, bloom_cache=False) if fmt == "bloomparquet" else spark.read.parquet(p))
+                df = (bp.read_bloom(spark, p, **{"bloom.cache": False}) if fmt == "bloomparquet" else spark.read.parquet(p))
                 q = df.where(where).selectExpr("count(*) AS n", "sum(amount) AS s")
                 t = time.perf_counter()
                 assert q.collect()[0]["n"] == 0

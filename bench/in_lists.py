@@ -141,8 +141,8 @@ def main() -> int:
         print(header)
         p = str(path)
         readers = {
-            "bloomparquet": lambda p=p: bp.read_bloom(spark, p, bloom_cache=False),
-            "before": lambda p=p: bp.read_bloom(spark, p, bloom_cache=False, bloom_early_stop=False),
+            "bloomparquet": lambda p=p: bp.read_bloom(spark, p, **{"bloom.cache": False}),
+            "before": lambda p=p: bp.read_bloom(spark, p, **{"bloom.cache": False, "bloom.earlyStop": False}),
             "cached": lambda p=p: bp.read_bloom(spark, p),
             "parquet": lambda p=p: spark.read.parquet(p),
         }

@@ -41,7 +41,7 @@ def main() -> int:
         filters += sum(meta.row_group(i).column(1).bloom_filter_length for i in range(meta.num_row_groups))
     print(f"{row_groups} row groups, g filters: {filters} bytes")
     d = str(out)
-    routes = {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, bloom_mode="task"),
+    routes = {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
               "sql (V1)": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
               "parquet": lambda: spark.read.parquet(d)}
     for name, df in routes.items():

@@ -74,7 +74,7 @@ def main() -> int:
                     # A new DataFrame per run: each plans (and prunes) afresh, as a new query would.
                     row[f"{name}_s"] = best_time(lambda f=fact: f.join(keys, "k").select("payload").collect(), args.reps)
                     if name == "bloomparquet":
-                        cold = bp.read_bloom(spark, str(path), bloom_cache=False)
+                        cold = bp.read_bloom(spark, str(path), **{"bloom.cache": False})
                         q = cold.join(keys, "k").select("payload")
                         found = len(q.collect())  # metrics exist only once it has run
                         m = bp.scan_metrics(q)

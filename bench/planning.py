@@ -84,7 +84,7 @@ def main() -> int:
 
     many = Path(args.many) / "data"
     if many.exists():
-        cold = bp.read_bloom(spark, str(many), bloom_cache=False)
+        cold = bp.read_bloom(spark, str(many), **{"bloom.cache": False})
         times = []
         for _ in range(5):
             q = cold.where("order_id = 1000000000001").selectExpr("count(*) AS n")

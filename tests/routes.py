@@ -39,9 +39,9 @@ def bloom_routes(spark, path: Path, name: str) -> Iterator[tuple[DataFrame, Rout
     try:
         yield spark.read.parquet(str(path)), {
             "plan": (bp.read_bloom(spark, str(path)), {}),
-            "task": (bp.read_bloom(spark, str(path), bloom_mode="task"), {}),
+            "task": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), {}),
             "plan_no_gap_reads": (bp.read_bloom(spark, str(path)), NO_GAP_READS),
-            "task_no_gap_reads": (bp.read_bloom(spark, str(path), bloom_mode="task"), NO_GAP_READS),
+            "task_no_gap_reads": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), NO_GAP_READS),
             "sql": (sql, {}),
             "sql_v1": (sql, V1_ROUTE),
             "table": (spark.table(f"{name}_bloom"), {}),

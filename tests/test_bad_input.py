@@ -71,7 +71,7 @@ def _outcome(run: Callable[[], list]) -> tuple[str, object]:
 
 
 def _routes(spark, d: str) -> dict:  # noqa: ANN001
-    return {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, bloom_mode="task"),
+    return {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
             "sql": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
 
 

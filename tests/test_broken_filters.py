@@ -120,7 +120,7 @@ def zero_padded(num_bytes: int) -> Callable[[bytes], bytes]:
 
 def routes(spark, path: Path) -> dict:  # noqa: ANN001
     d = str(path.parent)
-    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, bloom_mode="task"),
+    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
             "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
 
 

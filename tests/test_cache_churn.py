@@ -70,7 +70,7 @@ def _place(src: Path, dst: Path, mtime_ns: int | None) -> None:
 def _route(spark, url: str, route: str, cache: bool = True):  # noqa: ANN001, ANN201
     if route == "sql":
         return spark.sql(f"SELECT * FROM bloomparquet.`{url}`")
-    return bp.read_bloom(spark, url, bloom_cache=cache, bloom_mode=route)
+    return bp.read_bloom(spark, url, **{"bloom.cache": cache, "bloom.mode": route})
 
 
 ROUTES = ("plan", "task", "sql")
@@ -185,7 +185,7 @@ def test_reused_plan_mode_dataframe_reads_a_cut_file_whole_once_replaced(spark, 
     _place(layered[0], target, None)
     low, high = 2 * 10, 2 * (ROWS - 10) + 1  # `low` in generation 0's first row group; `high` in generation 1 only
     where = f"k = {low} OR k = {high}"
-    df = bp.read_bloom(spark, str(table), bloom_mode="plan").where(where)
+    df = bp.read_bloom(spark, str(table), **{"bloom.mode": "plan"}).where(where)
     assert [r.k for r in df.collect()] == [low]
     first = bp.scan_metrics(df)
     assert first["bloomRowGroupsTotal"] > 2 and first["bloomRowGroupsPrunedByStats"] > 0, first  # the file was cut

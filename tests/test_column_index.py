@@ -73,7 +73,7 @@ ROUTES = ["plan", "task", "sql_path", "sql_table", "view", "parquet_opt_in"]
 
 def _route(spark, table: Path, route: str):  # noqa: ANN001, ANN202
     if route in ("plan", "task"):
-        return bp.read_bloom(spark, str(table), bloom_mode=route)
+        return bp.read_bloom(spark, str(table), **{"bloom.mode": route})
     if route == "sql_path":
         return spark.sql(f"SELECT * FROM bloomparquet.`{table}`")
     if route == "sql_table":
@@ -107,6 +107,6 @@ def test_every_route_equals_spark_without_pushdown(spark, lying: Path, route: st
 def test_sparkpushdown_all_hands_spark_the_column_index(spark, lying: Path) -> None:  # noqa: ANN001
     """`bloom.sparkPushdown=all` is documented to give Spark everything, page skipping included (and its risk)."""
     where = f"k = {PRESENT}"
-    got = _rows(bp.read_bloom(spark, str(lying), bloom_spark_pushdown="all").where(where))
+    got = _rows(bp.read_bloom(spark, str(lying), **{"bloom.sparkPushdown": "all"}).where(where))
     assert got == []
 

@@ -77,10 +77,10 @@ def test_reads_match_spark_and_prune(spark, written: Path, route: str) -> None: 
         if route == "sql":
             df = spark.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
         else:
-            df = bp.read_bloom(spark, str(written), bloom_mode=route).where(where)
+            df = bp.read_bloom(spark, str(written), **{"bloom.mode": route}).where(where)
         assert _rows(df) == _oracle(spark, written, where), (route, where)
     if route != "sql":  # SQL on a path: the V2 scan with the extension, Spark's V1 route without
-        miss = bp.read_bloom(spark, str(written), bloom_mode=route).where(f"k = {absent}")
+        miss = bp.read_bloom(spark, str(written), **{"bloom.mode": route}).where(f"k = {absent}")
         assert miss.collect() == []
         m = bp.scan_metrics(miss)
         assert m["bloomRowGroupsPrunedByBloom"] == m["bloomRowGroupsTotal"] > 0, m

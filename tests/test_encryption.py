@@ -74,7 +74,7 @@ def test_keys_decrypt_filters_and_prune(spark, written, writer, footer, mode) ->
     with spark_conf(spark, KEYS):
         # (predicate, row groups the filters must prune: all, or some but not all)
         for where, pruned in ((f"k = {PRESENT}", "some"), (f"k = {ABSENT}", "all"), ("s = '1250.5'", "all")):
-            q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where)
+            q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
             assert sorted(q.collect()) == _oracle(spark, d, where), where
             m = bp.scan_metrics(q)
             assert m["bloomBrokenFilters"] == 0 and m["bloomUnreadableFiles"] == 0, (where, m)
@@ -89,7 +89,7 @@ def test_keys_as_read_options(spark, written) -> None:  # noqa: ANN001
     """The keys given to the read alone (not the session) reach planning as they reach Spark's reader."""
     d = written["ours", "encrypted"]
     for mode in ("plan", "task"):
-        q = bp.read_bloom(spark, str(d), bloom_mode=mode, **KEYS).where(f"k = {ABSENT}")
+        q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}, **KEYS).where(f"k = {ABSENT}")
         assert q.collect() == []
         m = bp.scan_metrics(q)
         assert m["bloomRowGroupsPrunedByBloom"] == m["bloomRowGroupsTotal"] >= 3, m
@@ -132,7 +132,7 @@ def test_without_keys_fails_as_parquet_fails(spark, written, writer, footer) -> 
     expected = _failure(lambda: spark.read.parquet(d).where(where).collect())
     routes = {
         "plan": lambda: bp.read_bloom(spark, d).where(where).collect(),
-        "task": lambda: bp.read_bloom(spark, d, bloom_mode="task").where(where).collect(),
+        "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}).where(where).collect(),
     }
     for name, run in routes.items():
         assert _failure(run) == expected, name
@@ -156,7 +156,7 @@ def test_plaintext_footer_without_keys_reads_plaintext_columns_unpruned(spark, w
         with spark_conf(spark, PUSHDOWN_OFF):
             expected = sorted(spark.read.parquet(str(d)).where(where).select("s").collect())
         for mode in ("plan", "task"):
-            q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where).select("s")
+            q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where).select("s")
             assert sorted(q.collect()) == expected, (where, mode)
             m = bp.scan_metrics(q)
             assert m["bloomRowGroupsPrunedByBloom"] == 0 and m["bloomFilesPruned"] == 0, m
@@ -200,7 +200,7 @@ def test_tampered_filter_is_ignored_and_counted(spark, written, writer, footer, 
     with spark_conf(spark, KEYS):
         for mode in ("plan", "task"):
             for where in (f"k = {ABSENT}", f"k = {PRESENT}"):
-                q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where)
+                q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
                 assert sorted(q.collect()) == _oracle(spark, d, where), (mode, where)
                 m = bp.scan_metrics(q)
                 assert m["bloomBrokenFilters"] == 2, (mode, where, m)
@@ -314,7 +314,7 @@ def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:  # noqa: ANN0
         with spark_conf(spark, wrong):
             expected = _failure(lambda: spark.read.parquet(d).where(where).collect())  # noqa: B023
             for mode in ("plan", "task"):
-                got = _failure(lambda: bp.read_bloom(spark, d, bloom_mode=mode).where(where).collect())  # noqa: B023
+                got = _failure(lambda: bp.read_bloom(spark, d, **{"bloom.mode": mode}).where(where).collect())  # noqa: B023
                 assert got == expected, (footer, mode)
 
 

@@ -179,7 +179,7 @@ def _absent_key(path: Path) -> int:
 
 
 def _routes(spark, d: str) -> dict:  # noqa: ANN001
-    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, bloom_mode="task"),
+    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
             "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
 
 

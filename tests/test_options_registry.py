@@ -89,17 +89,11 @@ def test_helpers_check_their_arguments() -> None:
     with pytest.raises(ValueError, match=r"option 'bloom.overwrite' = 'yes': expected true or false"):
         bp.retrofit(None, "/nowhere", "id", overwrite="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"option 'bloom.sparkPushdown' = 'some': expected one of safe, all, none"):
-        bp.read_bloom(None, "/nowhere", bloom_spark_pushdown="some")  # type: ignore[arg-type]
+        bp.read_bloom(None, "/nowhere", **{"bloom.sparkPushdown": "some"})
 
 
 def test_deprecated_key_warns_naming_the_new_key_and_conf() -> None:
     with pytest.warns(DeprecationWarning, match=r"'bloom.cacheMb' is deprecated, use 'bloom.cache'.*spark.bloomparquet.cache.maxMb"):
-        assert bp.read_options(cache_mb=0) == {"bloom.cacheMb": "0"}
-    assert bp.read_options(cache=False) == {"bloom.cache": "false"}
+        assert _options.checked({"bloom.cacheMb": 0}) == {"bloom.cacheMb": "0"}
+    assert _options.checked({"bloom.cache": False}) == {"bloom.cache": "false"}
 
-
-def test_docstrings_come_from_the_registry() -> None:
-    doc = bp.read_options.__doc__ or ""
-    for arg, key in {"planning_parallelism": "bloom.planningParallelism", "cache": "bloom.cache"}.items():
-        assert f"{arg}: ``{key}``" in doc
-    assert "an integer from 1 to 1024 (default 16)" in doc

@@ -51,7 +51,7 @@ def _present(n: int) -> list[int]:
 def _run(spark, path: Path, values: list[int], **options: object) -> tuple[list, dict[str, int]]:  # noqa: ANN001
     """Rows of `k IN values` through bloomparquet (without its cache unless asked) and its metrics,
     checked against Spark's `parquet` with pushdown off."""
-    df = bp.read_bloom(spark, str(path), **{"bloom_cache": False, **options}).where(F.col("k").isin(values))
+    df = bp.read_bloom(spark, str(path), **{"bloom.cache": False, **options}).where(F.col("k").isin(values))
     rows = sorted(df.collect())
     with spark_conf(spark, PUSHDOWN_OFF):
         assert rows == sorted(spark.read.parquet(str(path)).where(F.col("k").isin(values)).collect())
@@ -63,7 +63,7 @@ def per_file(spark, lake: Path) -> dict[int, int]:  # noqa: ANN001
     """Each file's filter bytes -> its row groups, from reading it alone with the early stop off."""
     out = {}
     for f in sorted(lake.glob("*.parquet")):
-        _, m = _run(spark, f, _absent(50), bloom_early_stop=False)
+        _, m = _run(spark, f, _absent(50), **{"bloom.earlyStop": False})
         out[m["bloomFilterBytesRead"]] = pq.ParquetFile(f).metadata.num_row_groups
     assert len(out) == FILES, "files' filter bytes must tell them apart"
     return out
@@ -74,7 +74,7 @@ def per_file(spark, lake: Path) -> dict[int, int]:  # noqa: ANN001
 def test_big_in_list_reads_one_files_filters_then_stops(spark, lake: Path, per_file: dict[int, int],  # noqa: ANN001
                                                          parallelism: int, present: int) -> None:
     # 3,000 values at 1 %: a row group holding none survives with chance 1-(0.99)^3000 = 1 - 1e-13.
-    rows, m = _run(spark, lake, _absent(3000) + _present(present), bloom_planning_parallelism=parallelism)
+    rows, m = _run(spark, lake, _absent(3000) + _present(present), **{"bloom.planningParallelism": parallelism})
     assert len(rows) == present
     total = m["bloomRowGroupsTotal"]
     assert total == sum(per_file.values())
@@ -85,15 +85,15 @@ def test_big_in_list_reads_one_files_filters_then_stops(spark, lake: Path, per_f
 
 
 def test_switched_off_it_reads_every_filter(spark, lake: Path, per_file: dict[int, int]) -> None:  # noqa: ANN001
-    _, m = _run(spark, lake, _absent(3000), bloom_early_stop=False)
+    _, m = _run(spark, lake, _absent(3000), **{"bloom.earlyStop": False})
     assert m["bloomRowGroupsUnprobed"] == 0
     assert m["bloomFilterBytesRead"] == sum(per_file)
 
 
 def test_cached_filters_are_not_probed_either(spark, lake: Path) -> None:  # noqa: ANN001
     values = _absent(3000)
-    _run(spark, lake, values, bloom_cache=True, bloom_early_stop=False)  # fills the cache
-    _, m = _run(spark, lake, values, bloom_cache=True)
+    _run(spark, lake, values, **{"bloom.cache": True, "bloom.earlyStop": False})  # fills the cache
+    _, m = _run(spark, lake, values, **{"bloom.cache": True})
     assert m["bloomFilterBytesRead"] == 0 and m["bloomFootersRead"] == 0
     assert 0 < m["bloomRowGroupsUnprobed"] < m["bloomRowGroupsTotal"]
 
@@ -119,7 +119,7 @@ def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> Non
     def joined(fact):  # noqa: ANN001, ANN202
         return fact.join(spark.read.parquet(str(dim)).where("g <> 7"), "k").select("k", "v")
 
-    q = joined(bp.read_bloom(spark, str(lake), bloom_cache=False))
+    q = joined(bp.read_bloom(spark, str(lake), **{"bloom.cache": False}))
     got = sorted(q.collect())
     assert "dynamicpruning" in q._jdf.queryExecution().executedPlan().toString().lower()
     with spark_conf(spark, PUSHDOWN_OFF):

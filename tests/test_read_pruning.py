@@ -99,7 +99,7 @@ def test_task_mode_counts_each_file_once_however_many_splits(spark, lake: Path) 
     with spark_conf(spark, {"spark.sql.files.maxPartitionBytes": str(64 * 1024)}):
         for where in (f"user_id = {miss}", f"user_id = {hit}", "seq IN (5, 17000)"):
             _, plan = _run(bp.read_bloom(spark, str(lake)).where(where))
-            _, task = _run(bp.read_bloom(spark, str(lake), bloom_mode="task").where(where))
+            _, task = _run(bp.read_bloom(spark, str(lake), **{"bloom.mode": "task"}).where(where))
             assert task["tasks"] >= 2 * FILES, task  # every file in several splits
             for k in ("bloomFilesTotal", "bloomFilesPruned", "bloomRowGroupsTotal", "bloomRowGroupsPrunedByStats",
                       "bloomRowGroupsPrunedByBloom"):
@@ -130,13 +130,13 @@ def test_repeated_query_reads_nothing_again(spark, lake: Path) -> None:  # noqa:
     _run(df.where("user_id = 77777"))
     _, m = _run(df.where("user_id = 77777"))
     assert m["bloomFootersRead"] == 0 and m["bloomFilterBytesRead"] == 0
-    _, m = _run(bp.read_bloom(spark, str(lake), bloom_cache=False).where("user_id = 77777"))
+    _, m = _run(bp.read_bloom(spark, str(lake), **{"bloom.cache": False}).where("user_id = 77777"))
     assert m["bloomFootersRead"] == FILES and m["bloomFilterBytesRead"] > 0
 
 
 def test_task_mode_prunes_inside_tasks(spark, lake: Path) -> None:  # noqa: ANN001
     key = _absent_key_no_filter_admits(lake)
-    rows, m = _run(bp.read_bloom(spark, str(lake), bloom_mode="task").where(f"user_id = {key}"))
+    rows, m = _run(bp.read_bloom(spark, str(lake), **{"bloom.mode": "task"}).where(f"user_id = {key}"))
     assert rows == []
     assert m["tasks"] >= 1  # planned like parquet
     assert m["bloomRowGroupsPrunedByBloom"] == FILES * GROUPS
@@ -178,9 +178,9 @@ def test_invalid_options_name_the_option(spark, lake: Path) -> None:  # noqa: AN
             spark.read.format("bloomparquet").option(key, value).load(str(lake)).where("user_id = 1").collect()
         assert key.lower() in str(e.value).lower() and allowed in str(e.value), str(e.value)[:300]
     with pytest.raises(ValueError, match="option 'bloom.mode' = 'fast': expected one of plan, task"):
-        bp.read_options(mode="fast")  # type: ignore[arg-type]
+        bp.read_bloom(spark, str(lake), **{"bloom.mode": "fast"})
     with pytest.raises(ValueError, match="option 'bloom.cacheMb' = '-5': expected an integer from 0 to 1048576"):
-        bp.read_options(cache_mb=-5)
+        bp.read_bloom(spark, str(lake), **{"bloom.cacheMb": -5})
 
 
 def test_sql_table_and_path_queries(spark, lake: Path) -> None:  # noqa: ANN001
@@ -228,7 +228,7 @@ def test_filters_naming_a_partition_column_stored_in_the_files_too(spark, tmp_pa
                           "year": np.full(1000, 1999, dtype=np.int32)})  # not the directory's value
         pq.write_table(table, d / "f.parquet", row_group_size=250,
                        bloom_filter_options={"id": {"ndv": 1000, "fpp": 0.01}, "year": {"ndv": 1, "fpp": 0.01}})
-    readers = {"plan": bp.read_bloom(spark, str(root)), "task": bp.read_bloom(spark, str(root), bloom_mode="task"),
+    readers = {"plan": bp.read_bloom(spark, str(root)), "task": bp.read_bloom(spark, str(root), **{"bloom.mode": "task"}),
                "sql": spark.sql(f"SELECT * FROM bloomparquet.`{root}`")}
     for where in ("year = 2020 OR id = 5", "(year = 2021 OR id = 20200001) AND id < 30000000", "year IN (2020, 7) OR id = 5"):
         with spark_conf(spark, PUSHDOWN_OFF):

@@ -116,12 +116,3 @@ def checked(options: Mapping[str, object], scopes: Iterable[str] = TABLE_SCOPES)
         k: check(k, v, scopes) if k.lower().startswith(_NAMESPACE) else _text(v) for k, v in options.items()
     }
 
-
-def describe(args: Mapping[str, str]) -> str:
-    """Docstring lines for arguments that set options: ``{argument: option key}``."""
-    by_key = {o["key"]: o for o in _OPTIONS}
-    return "".join(
-        f"        {arg}: ``{key}``, {by_key[key]['allowed']} (default {by_key[key]['default']}): "
-        f"{by_key[key]['doc']}.\n"
-        for arg, key in args.items()
-    )

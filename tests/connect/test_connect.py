@@ -55,7 +55,7 @@ def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, rout
         if route == "sql":
             df = connect.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
         else:
-            df = bp.read_bloom(connect, str(written), bloom_mode=route).where(where)
+            df = bp.read_bloom(connect, str(written), **{"bloom.mode": route}).where(where)
         got = _rows(df)
         with spark_conf(connect, PUSHDOWN_OFF):
             assert got == _rows(connect.read.parquet(str(written)).where(where)), (route, where)
@@ -69,7 +69,7 @@ def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, rout
 
 def test_read_options_are_validated_before_anything_runs(connect, written: Path) -> None:  # noqa: ANN001
     with pytest.raises(ValueError, match="bloom.mode"):
-        bp.read_bloom(connect, str(written), bloom_mode="everywhere")  # type: ignore[arg-type]
+        bp.read_bloom(connect, str(written), **{"bloom.mode": "everywhere"})
     with pytest.raises(IllegalArgumentException, match="bloom.mode"):
         connect.read.format("bloomparquet").option("bloom.mode", "everywhere").load(str(written)).collect()
 
