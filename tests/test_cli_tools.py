@@ -218,7 +218,7 @@ def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:  # noqa: A
         (["probe", "{data}", "id", "one"], "cannot read 'one'"),
         (["probe", "{data}", "id", "1.5"], "cannot read '1.5'"),
         (["inspect", "{data}", "--columns", "id,zz"], "'zz' is not a column"),
-        (["advise", "{data}", "--fpp", "2"], "--fpp"),
+        (["advise", "{data}", "--fpp", "2"], "option 'bloom.fpp' = '2.0': expected a probability"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:  # noqa: ANN001

@@ -43,6 +43,7 @@ from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
 from .errors import BadInput, first_line, reading
 from .footer import ParquetFooter, each_file
+from .. import _options
 from ..reference._rawfooter import row_group_bytes
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
@@ -81,8 +82,8 @@ def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int 
     """The ``advise --json`` report for the files under ``paths``."""
     if sample < 1:
         raise BadInput(f"--sample must be at least 1, got {sample}")
-    if fpp is not None and not 0 < fpp < 1:
-        raise BadInput(f"--fpp must be strictly between 0 and 1, got {fpp}")
+    if fpp is not None:  # the check and message of the fpp given to retrofit
+        _options.check("bloom.fpp", fpp, scopes=("retrofit",))
     footers = each_file(paths, storage, "footers", lambda footer: footer)
     names = _names(footers[0], columns)
     cols = {n: _Column(column_type(footers[0].metadata.schema, footers[0].column_index(n))) for n in names}
