@@ -43,13 +43,32 @@ def supported_minors() -> list[str]:
 
 
 def jar_path(spark_version: str | None = None) -> Path:
-    """The bloomparquet jar for Spark ``spark_version`` (default: the installed
-    ``pyspark.__version__``): ``$BLOOMPARQUET_JAR`` when set, else the jar of that
-    Spark minor shipped in the wheel, else the development checkout's build.
+    """The bloomparquet jar for a Spark version, for ``--jars`` and ``spark.jars``.
 
-    Raises:
-        RuntimeError: the Spark minor is not supported, naming it and the supported ones.
-        FileNotFoundError: a supported minor whose jar is missing (a checkout not set up).
+    ``$BLOOMPARQUET_JAR`` when set, else the jar of that Spark minor shipped in
+    the wheel, else the development checkout's build.
+
+    Parameters
+    ----------
+    spark_version : str, optional
+        A Spark version such as ``"4.1.1"``; by default the installed
+        ``pyspark.__version__``.
+
+    Returns
+    -------
+    pathlib.Path
+        The jar.
+
+    Raises
+    ------
+    RuntimeError
+        The Spark minor is not supported, naming it and the supported ones.
+    FileNotFoundError
+        A supported minor whose jar is missing (a checkout not set up).
+
+    Examples
+    --------
+    >>> jar = bp.jar_path()
     """
     override = os.environ.get(JAR_ENV)
     if override:

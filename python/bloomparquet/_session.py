@@ -74,8 +74,8 @@ def configure(builder: SparkSession.Builder, **conf: object) -> SparkSession.Bui
 
     Examples
     --------
-    >>> spark = configure(SparkSession.builder.master("yarn")).getOrCreate()
-    >>> spark = configure(SparkSession.builder, **{"spark.jars": "/opt/udfs.jar"}).getOrCreate()
+    >>> spark = bp.configure(SparkSession.builder.master("yarn")).getOrCreate()
+    >>> spark = bp.configure(SparkSession.builder, **{"spark.jars": "/opt/udfs.jar"}).getOrCreate()
     """
     settings: dict[str, bool | float | int | str | None] = {**_with_bloomparquet(conf)}
     return builder.config(map=settings)
@@ -103,7 +103,7 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
 
     Examples
     --------
-    >>> spark = session()
+    >>> spark = bp.session()
     """
     from pyspark.sql import SparkSession
 

@@ -46,11 +46,11 @@ def read_bloom(spark: SparkSession, path: str | Sequence[str], **options: object
 
     Examples
     --------
-    >>> df = read_bloom(spark, "/lake/events", **{"bloom.mode": "task"})
+    >>> df = bp.read_bloom(spark, "/lake/events", **{"bloom.mode": "task"})
     >>> df.where("user_id = 'u-9f3a'").count()
     """
-    reader = spark.read.format(FORMAT).options(**_options.checked(options))
-    return reader.load(path if isinstance(path, str) else list(path))
+    checked = _options.checked(options)  # before Spark is asked anything
+    return spark.read.format(FORMAT).options(**checked).load(path if isinstance(path, str) else list(path))
 
 
 def scan_metrics(df: DataFrame) -> dict[str, int]:
@@ -78,9 +78,9 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
 
     Examples
     --------
-    >>> q = read_bloom(spark, "/lake/events").where("order_id = 7")
+    >>> q = bp.read_bloom(spark, "/lake/events").where("order_id = 7")
     >>> rows = q.collect()
-    >>> scan_metrics(q)["bloomRowGroupsPrunedByBloom"]
+    >>> pruned = bp.scan_metrics(q)["bloomRowGroupsPrunedByBloom"]
     """
     from ._connect import connect_scan_metrics, is_connect
     from ._session import jvm_bridge, jvm_dataframe
