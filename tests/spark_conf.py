@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
@@ -23,3 +24,9 @@ def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN0
                 spark.conf.unset(k)
             else:
                 spark.conf.set(k, v)
+
+
+def rows(df) -> list[tuple[Any, ...]]:  # noqa: ANN001
+    """``df``'s rows as tuples in one order (by ``repr``: nulls and mixed types sort too), as
+    differential tests compare them."""
+    return sorted(map(tuple, df.collect()), key=repr)

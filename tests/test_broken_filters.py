@@ -26,12 +26,10 @@ ROWS = 40_000
 
 
 @pytest.fixture(scope="module")
-def written(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def written(spark, write_bloom_dir) -> Path:  # noqa: ANN001
     """One file by our writer, several row groups, a filter on ``k`` (even keys) in each."""
-    out = tmp_path_factory.mktemp("broken") / "src"
-    (spark.range(0, ROWS).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(1).write
-     .format("bloomparquet").option("bloom.columns", "k").option("parquet.block.size", 65536).save(str(out)))
-    return next(out.glob("*.parquet"))
+    df = spark.range(0, ROWS).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(1)
+    return next(write_bloom_dir(df, "k", "broken", 65536).glob("*.parquet"))
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ import pytest
 import bloomparquet as bp
 
 from .corpus import column_index
-from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .spark_conf import rows, spark_conf
 
 pytestmark = pytest.mark.spark
 
@@ -59,13 +59,12 @@ def lying(request, spark, tmp_path_factory) -> Path:  # noqa: ANN001
     return table
 
 
+def _compared(df):  # noqa: ANN001, ANN202
+    return df.select("id", "k", "s")
+
+
 def _rows(df) -> list[tuple]:  # noqa: ANN001
-    return sorted(tuple(r) for r in df.select("id", "k", "s").collect())
-
-
-def _expected(spark, table: Path, where: str) -> list[tuple]:  # noqa: ANN001
-    with spark_conf(spark, PUSHDOWN_OFF):
-        return _rows(spark.read.parquet(str(table)).where(where))
+    return rows(_compared(df))
 
 
 ROUTES = ["plan", "task", "sql_path", "sql_table", "view", "parquet_opt_in"]
@@ -87,19 +86,19 @@ def _route(spark, table: Path, route: str):  # noqa: ANN001, ANN202
     return spark.read.parquet(str(table))
 
 
-def test_spark_pushdown_loses_rows_on_these_files(spark, lying: Path) -> None:  # noqa: ANN001
+def test_spark_pushdown_loses_rows_on_these_files(spark, oracle, lying: Path) -> None:  # noqa: ANN001
     """The class is real: Spark's own reader with pushdown on (column index on) drops the present key."""
     where = f"k = {PRESENT}"
-    assert len(_expected(spark, lying, where)) == 1
+    assert len(oracle(lying, where, query=_compared)) == 1
     with spark_conf(spark, {"spark.sql.parquet.filterPushdown": "true"}):
         assert _rows(spark.read.parquet(str(lying)).where(where)) == []
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_every_route_equals_spark_without_pushdown(spark, lying: Path, route: str) -> None:  # noqa: ANN001
+def test_every_route_equals_spark_without_pushdown(spark, oracle, lying: Path, route: str) -> None:  # noqa: ANN001
     opt_in = {"spark.bloomparquet.parquet.enabled": "true"} if route == "parquet_opt_in" else {}
     for where in WHERES:
-        want = _expected(spark, lying, where)
+        want = oracle(lying, where, query=_compared)
         with spark_conf(spark, opt_in):
             assert _rows(_route(spark, lying, route).where(where)) == want, (route, where)
 

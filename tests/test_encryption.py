@@ -16,7 +16,7 @@ import pytest
 import bloomparquet as bp
 
 from .encrypted_files import FOOTERS, KEYS, write_encrypted
-from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 from .write_format import filter_bytes
 
 pytestmark = pytest.mark.spark
@@ -53,29 +53,18 @@ def _file(d: Path) -> Path:
     return f
 
 
-_ORACLE: dict[tuple[str, str], list] = {}
-
-
-def _oracle(spark, d: Path, where: str) -> list:  # noqa: ANN001
-    """Spark's parquet with pushdown off (the session's keys), once per directory and predicate."""
-    if (str(d), where) not in _ORACLE:
-        with spark_conf(spark, PUSHDOWN_OFF):
-            _ORACLE[str(d), where] = sorted(spark.read.parquet(str(d)).where(where).collect())
-    return _ORACLE[str(d), where]
-
-
 # --- with the keys ---
 
 @pytest.mark.parametrize("mode", ["plan", "task"])
 @pytest.mark.parametrize(("writer", "footer"), CASES)
-def test_keys_decrypt_filters_and_prune(spark, written, writer, footer, mode) -> None:  # noqa: ANN001
+def test_keys_decrypt_filters_and_prune(spark, oracle, written, writer, footer, mode) -> None:  # noqa: ANN001
     d = written[writer, footer]
     assert _file(d).read_bytes()[-4:] == (b"PARE" if footer == "encrypted" else b"PAR1")
     with spark_conf(spark, KEYS):
         # (predicate, row groups the filters must prune: all, or some but not all)
         for where, pruned in ((f"k = {PRESENT}", "some"), (f"k = {ABSENT}", "all"), ("s = '1250.5'", "all")):
             q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
-            assert sorted(q.collect()) == _oracle(spark, d, where), where
+            assert rows(q) == oracle(d, where), where
             m = bp.scan_metrics(q)
             assert m["bloomBrokenFilters"] == 0 and m["bloomUnreadableFiles"] == 0, (where, m)
             total, by_bloom = m["bloomRowGroupsTotal"], m["bloomRowGroupsPrunedByBloom"]
@@ -96,19 +85,19 @@ def test_keys_as_read_options(spark, written) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("writer", "footer"), [("spark", "encrypted"), ("ours", "plaintext")])
-def test_keys_sql_route(spark, written, writer, footer) -> None:  # noqa: ANN001
+def test_keys_sql_route(spark, oracle, written, writer, footer) -> None:  # noqa: ANN001
     d = written[writer, footer]
     with spark_conf(spark, KEYS):
         for where in (f"k = {PRESENT}", f"k = {ABSENT}", f"k IN ({PRESENT}, {ABSENT}) OR s = '3'"):
-            got = spark.sql(f"SELECT * FROM bloomparquet.`{d}` WHERE {where}").collect()
-            assert sorted(got) == _oracle(spark, d, where), where
+            got = rows(spark.sql(f"SELECT * FROM bloomparquet.`{d}` WHERE {where}"))
+            assert got == oracle(d, where), where
 
 
 # --- without the keys: fail exactly as Spark's parquet ---
 
 def _failure(run: Callable[[], object]) -> tuple[str, ...]:
     """What a failed query raised: exception class, Spark's error condition, root cause class and message."""
-    with pytest.raises(Exception) as info:
+    with pytest.raises(Exception) as info:  # noqa: PT011 - any failure: what it is, is compared
         run()
     java = getattr(info.value, "java_exception", None) or getattr(info.value, "_origin", None)
     assert java is not None, info.value
@@ -142,7 +131,7 @@ def test_without_keys_fails_as_parquet_fails(spark, written, writer, footer) -> 
     # With the schema given, planning reads the footer itself: the file is kept whole, the task fails as parquet's.
     expected = _failure(lambda: spark.read.schema(schema).parquet(d).where(where).collect())
     for mode in ("plan", "task"):
-        got = _failure(lambda: spark.read.format("bloomparquet").schema(schema).option("bloom.mode", mode)
+        got = _failure(lambda mode=mode: spark.read.format("bloomparquet").schema(schema).option("bloom.mode", mode)
                        .load(d).where(where).collect())
         assert got == expected, mode
 
@@ -186,7 +175,7 @@ def _filter_offsets(spark, path: Path) -> list[int]:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("writer", "footer"), [("spark", "encrypted"), ("ours", "plaintext")])
-def test_tampered_filter_is_ignored_and_counted(spark, written, writer, footer, tmp_path) -> None:  # noqa: ANN001
+def test_tampered_filter_is_ignored_and_counted(spark, oracle, written, writer, footer, tmp_path) -> None:  # noqa: ANN001
     src = _file(written[writer, footer])
     d = tmp_path / "t"
     d.mkdir()
@@ -201,7 +190,7 @@ def test_tampered_filter_is_ignored_and_counted(spark, written, writer, footer, 
         for mode in ("plan", "task"):
             for where in (f"k = {ABSENT}", f"k = {PRESENT}"):
                 q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
-                assert sorted(q.collect()) == _oracle(spark, d, where), (mode, where)
+                assert rows(q) == oracle(d, where), (mode, where)
                 m = bp.scan_metrics(q)
                 assert m["bloomBrokenFilters"] == 2, (mode, where, m)
             # The two row groups whose filters fail their tag are read; all others pruned.

@@ -16,7 +16,7 @@ from pyspark.errors import IllegalArgumentException
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters
 
-from ..spark_conf import PUSHDOWN_OFF, spark_conf
+from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
 ROWS, GROUP = 40_000, 5_000
 
@@ -27,15 +27,9 @@ def _keys(seed: int) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def written(connect, tmp_path_factory) -> Path:  # noqa: ANN001
-    out = tmp_path_factory.mktemp("connect") / "written"
+def written(connect, write_bloom_dir) -> Path:  # noqa: ANN001
     df = connect.createDataFrame(pa.table({"k": _keys(1), "tag": [f"t{i % 7}" for i in range(ROWS)]}).to_pandas())
-    bp.write_bloom(df.coalesce(1), str(out), ["k", "tag"], fpp=0.001, **{"parquet.block.size": str(GROUP * 10)})
-    return out
-
-
-def _rows(df) -> list:  # noqa: ANN001
-    return sorted(map(tuple, df.collect()))
+    return write_bloom_dir(df.coalesce(1), ["k", "tag"], "connect", GROUP * 10, fpp=0.001)
 
 
 def test_session_is_connect(connect) -> None:  # noqa: ANN001
@@ -56,9 +50,9 @@ def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, rout
             df = connect.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
         else:
             df = bp.read_bloom(connect, str(written), **{"bloom.mode": route}).where(where)
-        got = _rows(df)
+        got = rows(df)
         with spark_conf(connect, PUSHDOWN_OFF):
-            assert got == _rows(connect.read.parquet(str(written)).where(where)), (route, where)
+            assert got == rows(connect.read.parquet(str(written)).where(where)), (route, where)
     if route == "plan":
         miss = bp.read_bloom(connect, str(written)).where("k = 1235")
         assert miss.collect() == []
@@ -127,9 +121,9 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
         .write.parquet(keys_path)
     keys = connect.read.parquet(keys_path)
     joined = connect.table("connect_events").join(keys, "k")
-    got = _rows(joined)
+    got = rows(joined)
     with spark_conf(connect, PUSHDOWN_OFF):
-        assert got == _rows(connect.read.parquet(str(written)).join(keys, "k"))
+        assert got == rows(connect.read.parquet(str(written)).join(keys, "k"))
     assert len(got) == 1
     m = bp.scan_metrics(joined)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
@@ -150,9 +144,9 @@ def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, sh
         return connect.sql("SELECT * FROM connect_lk_fact WHERE k IN (SELECT k FROM connect_lk_keys)")
 
     ours = query(bp.read_bloom(connect, str(written)))
-    got = _rows(ours)
+    got = rows(ours)
     with spark_conf(connect, PUSHDOWN_OFF):
-        assert got == _rows(query(connect.read.parquet(str(written))))
+        assert got == rows(query(connect.read.parquet(str(written))))
     assert len(got) == 1
     m = bp.scan_metrics(ours)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
@@ -182,12 +176,12 @@ def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> No
                       ("sql path", connect.sql(f"SELECT * FROM bloomparquet.`{path}`")))
             try:
                 with spark_conf(connect, PUSHDOWN_OFF):
-                    want = _rows(connect.read.parquet(str(path)).where(where).select("id"))
+                    want = rows(connect.read.parquet(str(path)).where(where).select("id"))
             except PySparkException as e:  # this Spark's reader can't read the class (4.0: BYTE_STREAM_SPLIT ints)
                 for route, df in routes:
                     with pytest.raises(PySparkException) as ours:
-                        _rows(df.where(where).select("id"))
-                    assert type(ours.value) is type(e), (name, where, route)
+                        rows(df.where(where).select("id"))
+                    assert type(ours.value) is type(e), (name, where, route)  # noqa: PT017 - e is the oracle's
                 continue
             for route, df in routes:
-                assert _rows(df.where(where).select("id")) == want, (name, where, route)
+                assert rows(df.where(where).select("id")) == want, (name, where, route)
