@@ -63,7 +63,7 @@ def main() -> int:
     layouts = {"plaintext": {}, "encrypted footer": {**KEYS, "parquet.encryption.footer.key": "kf",
                                                      "parquet.encryption.column.keys": "kc: k"}}
     layouts["plaintext footer"] = {**layouts["encrypted footer"], "parquet.encryption.plaintext.footer": "true"}
-    for i, (name, options) in enumerate(layouts.items()):
+    for i, options in enumerate(layouts.values()):
         (df.write.format(bp.WRITE_FORMAT).options(**options).option("bloom.columns", "k")
          .option("parquet.block.size", 256 * 1024).save(str(root / str(i))))
     print(f"{FILES} files, {ROWS} rows, query k = {ABSENT} (absent), plan mode; bytes read per file")

@@ -72,7 +72,7 @@ def main() -> int:
                 row = {"fpp": fpp, "n": n, "variant": variant}
                 for name, fact in readers.items():
                     # A new DataFrame per run: each plans (and prunes) afresh, as a new query would.
-                    row[f"{name}_s"] = best_time(lambda f=fact: f.join(keys, "k").select("payload").collect(), args.reps)
+                    row[f"{name}_s"] = best_time(lambda f=fact, k=keys: f.join(k, "k").select("payload").collect(), args.reps)
                     if name == "bloomparquet":
                         cold = bp.read_bloom(spark, str(path), **{"bloom.cache": False})
                         q = cold.join(keys, "k").select("payload")

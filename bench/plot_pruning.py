@@ -19,7 +19,8 @@ def main(results: str, png: str, title: str = "") -> int:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    data = json.load(open(results))
+    with open(results) as f:
+        data = json.load(f)
     rows = data["rows"] if isinstance(data, dict) else data
     absent = [r for r in rows if not r.get("present") and r.get("variant", "absent") == "absent"]
     by_fpp: dict[float, list[dict]] = defaultdict(list)

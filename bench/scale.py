@@ -170,9 +170,9 @@ def writers_gets(b: Bench, templates: dict[str, Path], work: Path) -> list[dict[
         where = f"id = {b.miss(template.parent)}"
         ours = b.reader("bloomparquet", path, **{"bloom.cache": "false"})
         theirs = b.reader("parquet", path)
-        plan_gets, _, _ = b.gets(lambda: b.time_plan(ours, where), 200)
-        query_gets, _, _ = b.gets(lambda: b.time_count(ours, where), 200)
-        parquet_gets, parquet_opens, _ = b.gets(lambda: b.time_count(theirs, where), 200)
+        plan_gets, _, _ = b.gets(lambda o=ours, w=where: b.time_plan(o, w), 200)
+        query_gets, _, _ = b.gets(lambda o=ours, w=where: b.time_count(o, w), 200)
+        parquet_gets, parquet_opens, _ = b.gets(lambda t=theirs, w=where: b.time_count(t, w), 200)
         meta = pq.ParquetFile(template).metadata
         rows.append({"writer": name, "file_kib": template.stat().st_size // 1024, "query": where,
                      "row_groups": meta.num_row_groups, "ours_plan_gets": plan_gets,

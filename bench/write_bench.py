@@ -130,7 +130,7 @@ def main() -> int:
     df.count()
     # Warm up the JIT and file system caches on a small write of each kind.
     pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())  # type: ignore[attr-defined]
-    for name, (fmt, opts) in _variants().items():
+    for fmt, opts in _variants().values():
         _write(df.limit(20000), fmt, opts, out / "warmup", pid)
 
     # Variants take turns in every repetition, so load from other processes hits all alike; best time kept.

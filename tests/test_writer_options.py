@@ -57,7 +57,7 @@ def _filters(out: Path) -> dict:
 )
 def test_bad_options_fail_before_writing(spark, df, tmp_path, options, message) -> None:  # noqa: ANN001
     out = tmp_path / "t"
-    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}), pytest.raises(Exception) as info:
+    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}), pytest.raises(Exception) as info:  # noqa: PT011 - the message is checked
         df.write.format(WRITE_FORMAT).options(**options).save(str(out))
     assert message in str(info.value), str(info.value)[:500]
     assert not list(out.glob("**/*.parquet")), "data was written despite invalid options"

@@ -86,7 +86,7 @@ def parquet_java_raw(out: Path, spark, decimal_precision: int = 20) -> None:  # 
                 lst = g.addGroup("l")
                 for e in range(i % 3):
                     lst.append("element", i + e)
-            for e in range(i % 2):
+            for _ in range(i % 2):
                 g.append("r", f"r{i}")
             writer.write(g)
     finally:
