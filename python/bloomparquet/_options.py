@@ -52,7 +52,7 @@ def _fail(message: str) -> ValueError:
 
 
 def _names(option: Mapping[str, Any], key: str) -> bool:
-    canonical = option["key"].lower()
+    canonical: str = option["key"].lower()
     if canonical.endswith(_COLUMN):
         prefix = canonical[: -len(_COLUMN)]
         return key.startswith(prefix) and len(key) > len(prefix)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 def _write(out: Path, rows: int, files: int) -> np.ndarray:
@@ -32,7 +36,7 @@ def _write(out: Path, rows: int, files: int) -> np.ndarray:
     return keys
 
 
-def _agreement(spark, path: Path) -> int:  # noqa: ANN001
+def _agreement(spark: SparkSession, path: Path) -> int:
     """Per row group, do the JVM kernel and the Python reference give the same answers?"""
     from ._session import jvm_bridge
     from .reference import read_bloom_filters, xxh64_plain
@@ -62,7 +66,7 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_js
         """The narrative: stdout, or stderr when stdout carries the JSON report."""
         print(text, file=sys.stderr if as_json else sys.stdout)
 
-    report: dict = {"command": "demo", "version": 1, "rows": rows, "files": files, "path": None, "queries": []}
+    report: dict[str, Any] = {"command": "demo", "version": 1, "rows": rows, "files": files, "path": None, "queries": []}
 
     path = Path(out) / "events"
     report["path"] = str(path)
@@ -83,7 +87,7 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_js
     hit = int(keys[len(keys) // 2])
     # Odd keys spread over the whole key range: absent, and min/max statistics can't rule them out.
     absent = [2 * k + 1 for k in range(0, rows * 10, rows * 10 // 100)]
-    queries: dict = {
+    queries: dict[str, Any] = {
         "point hit": f"order_id = {hit}",
         "point miss": "order_id = 12345",
         "email miss": "email = 'nobody@example.com'",
@@ -104,17 +108,19 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_js
     say(f"\n{'query':<24} {'rows':>4}  {'bloomparquet':>12} {'parquet':>9}  {'tasks':>11}  "
           f"{'row groups skipped':>18}  {'kept (bound)':>12}  {'files skipped':>13}  {'filter KiB':>10}")
     for name, where in queries.items():
-        times, answers = {}, {}
+        times: dict[str, float] = {}
+        answers: dict[str, list[Any]] = {}
+        metrics: dict[str, dict[str, int]] = {}
         for label, df in (("ours", ours), ("theirs", theirs)):
             q = df.join(where, "order_id") if not isinstance(where, str) else df.where(where)
             t = time.perf_counter()
             answers[label] = sorted(q.collect())
             times[label] = time.perf_counter() - t
-            times[label + "_m"] = scan_metrics(q)
+            metrics[label] = scan_metrics(q)
         if answers["ours"] != answers["theirs"]:
             raise SystemExit(f"{name}: bloomparquet and parquet returned different rows")
         n = len(answers["ours"])
-        m, tm = times["ours_m"], times["theirs_m"]
+        m, tm = metrics["ours"], metrics["theirs"]
         skipped = m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"]
         values, fpp, holding = probes[name]
         total = m["bloomRowGroupsTotal"]

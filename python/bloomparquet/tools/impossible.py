@@ -21,6 +21,7 @@ def impossible_reason(chunk: Any, filt: SplitBlockBloomFilter) -> str | None:  #
     if stats is None or not stats.has_min_max or phys not in ("INT32", "INT64", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
         return None
     bounds = [("min", stats.min_raw), ("max", stats.max_raw)]
+    value: np.ndarray | list[bytes]
     for name, raw in bounds:
         if phys in _WIDTH:  # the stored bits, whatever the logical signedness
             bits = _WIDTH[phys]

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 # Converted types (pre-LogicalType writers) and the logical type they mean.
-_CONVERTED = {
+_CONVERTED: dict[str, dict[str, object]] = {
     "UTF8": {"Type": "String"},
     "ENUM": {"Type": "Enum"},
     "JSON": {"Type": "JSON"},
@@ -62,7 +62,7 @@ def column_type(schema: pq.ParquetSchema, index: int) -> ColumnType:
     col = schema.column(index)
     logical = json.loads(col.logical_type.to_json())
     if logical.get("Type") in (None, "None") and col.converted_type in _CONVERTED:
-        logical = dict(_CONVERTED[col.converted_type])
+        logical = {**_CONVERTED[col.converted_type]}
     if logical.get("Type") in (None, "None") and col.converted_type == "DECIMAL":
         logical = {"Type": "Decimal", "precision": col.precision, "scale": col.scale}
     if logical.get("Type") == "Decimal":
