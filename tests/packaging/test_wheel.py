@@ -39,6 +39,11 @@ def test_wheel_holds_one_jar_per_supported_minor(wheel: Path) -> None:
     print(f"wheel {wheel.name}: {wheel.stat().st_size / 2**20:.2f} MiB, jars for Spark {', '.join(MINORS)}")
 
 
+def test_wheel_is_typed(wheel: Path) -> None:
+    """PEP 561: the package's annotations reach users' type checkers."""
+    assert "bloomparquet/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
 def _venv_with(tmp: Path, pyspark_version: str) -> Path:
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
