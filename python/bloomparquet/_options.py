@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,14 @@ def _text(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def column_names(columns: Sequence[str] | str | None) -> list[str]:
+    """Column names from a list or one comma-separated string, trimmed, empty ones dropped
+    (``bloom.columns``' form; the CLI's ``--columns`` too)."""
+    if columns is None:
+        return []
+    return [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
 
 
 def _fail(message: str) -> ValueError:

@@ -78,7 +78,7 @@ def bloom_options(
 
 
 def _columns(columns: Sequence[str] | str) -> list[str]:
-    cols = [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
+    cols = _options.column_names(columns)
     if not cols:
         raise ValueError("columns: give at least one column")
     return cols
