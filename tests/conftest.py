@@ -68,21 +68,26 @@ class _Bridge:
 
 
 @pytest.fixture(scope="session")
-def bridge(spark):  # noqa: ANN001, ANN201
+def bridge(spark):
     from bloomparquet._session import jvm_bridge
 
     return _Bridge(spark._jvm.io.bloomparquet.testing.TestBridge, jvm_bridge(spark))
 
 
 @pytest.fixture(scope="session")
-def oracle(spark) -> Callable[..., list[tuple[Any, ...]]]:  # noqa: ANN001
+def oracle(spark) -> Callable[..., list[tuple[Any, ...]]]:
     """The rows every bloomparquet read must return: Spark's ``parquet`` with its pushdown off.
 
     ``oracle(path, where)`` (sorted tuples); ``query`` maps the read DataFrame instead of or
     after ``where`` (a join, a projection); ``schema`` reads with that schema."""
 
-    def answer(path: Path | str, where: str | None = None, *, query: Callable[[Any], Any] | None = None,
-               schema: str | None = None) -> list[tuple[Any, ...]]:
+    def answer(
+        path: Path | str,
+        where: str | None = None,
+        *,
+        query: Callable[[Any], Any] | None = None,
+        schema: str | None = None,
+    ) -> list[tuple[Any, ...]]:
         with spark_conf(spark, PUSHDOWN_OFF):
             reader = spark.read.schema(schema) if schema else spark.read
             df = reader.parquet(str(path))
@@ -93,7 +98,7 @@ def oracle(spark) -> Callable[..., list[tuple[Any, ...]]]:  # noqa: ANN001
 
 
 @pytest.fixture(scope="session")
-def write_bloom_dir(tmp_path_factory) -> Callable[..., Path]:  # noqa: ANN001
+def write_bloom_dir(tmp_path_factory) -> Callable[..., Path]:
     """Writes a DataFrame (classic or Connect) with bloomparquet's writer into a fresh directory:
     ``write_bloom_dir(df, columns, name, block_size, **options)`` returns the directory.
     ``block_size`` (``parquet.block.size``, bytes) sets how many row groups the files get."""
@@ -108,7 +113,7 @@ def write_bloom_dir(tmp_path_factory) -> Callable[..., Path]:  # noqa: ANN001
 
 
 @pytest.fixture(scope="session")
-def fact(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def fact(spark, tmp_path_factory) -> Path:
     """The key-set tests' fact table (tests/key_set_fact.py), shared by their two modules."""
     from .key_set_fact import write_fact
 

@@ -11,7 +11,7 @@ PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
 
 
 @contextmanager
-def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN001
+def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:
     """Sets ``settings`` on the session for the block; each key gets its previous value back (or is unset)."""
     before = {k: spark.conf.get(k, None) for k in settings}
     for k, v in settings.items():
@@ -26,7 +26,7 @@ def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN0
                 spark.conf.set(k, v)
 
 
-def rows(df) -> list[tuple[Any, ...]]:  # noqa: ANN001
+def rows(df) -> list[tuple[Any, ...]]:
     """``df``'s rows as tuples in one order (by ``repr``: nulls and mixed types sort too), as
     differential tests compare them."""
     return sorted(map(tuple, df.collect()), key=repr)

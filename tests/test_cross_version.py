@@ -25,7 +25,7 @@ ROWS, GROUP = 40_000, 5_000
 
 
 @pytest.fixture(scope="module")
-def written(spark, write_bloom_dir) -> Path:  # noqa: ANN001
+def written(spark, write_bloom_dir) -> Path:
     """Unsorted even keys written by bloomparquet's writer in several row groups."""
     rng = np.random.default_rng(11)
     keys = (rng.permutation(10**8)[:ROWS] * 2).tolist()
@@ -43,7 +43,7 @@ def _absent_key(path: Path, middle: int) -> int:
     raise AssertionError("no such key")
 
 
-def test_runs_with_the_jar_of_its_spark_minor(spark) -> None:  # noqa: ANN001
+def test_runs_with_the_jar_of_its_spark_minor(spark) -> None:
     assert spark.version == pyspark.__version__
     assert str(bp.jar_path()) in spark.conf.get("spark.jars").split(",")
 
@@ -58,7 +58,7 @@ def test_writer_writes_a_filter_per_chunk(written: Path) -> None:
 
 
 @pytest.mark.parametrize("route", ["plan", "task", "sql"])
-def test_reads_match_spark_and_prune(spark, oracle, written: Path, route: str) -> None:  # noqa: ANN001
+def test_reads_match_spark_and_prune(spark, oracle, written: Path, route: str) -> None:
     present = pq.read_table(sorted(written.glob("*.parquet"))[0], columns=["k"]).column("k")[7].as_py()
     absent = _absent_key(written, 10**8)
     for where in (f"k = {present}", f"k = {absent}", f"k IN ({present}, {absent}, 3, 5)", f"email = 'e{present}'"):
@@ -76,7 +76,7 @@ def test_reads_match_spark_and_prune(spark, oracle, written: Path, route: str) -
             assert m["tasks"] == 0, m
 
 
-def test_join_prunes_with_runtime_filters(spark, oracle, written: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_join_prunes_with_runtime_filters(spark, oracle, written: Path, tmp_path: Path) -> None:
     absent = _absent_key(written, 10**8)
     dim_path = str(tmp_path / "dim")
     spark.createDataFrame([(absent, "x"), (absent + 2, "y")], "k BIGINT, tag STRING").write.parquet(dim_path)
@@ -88,7 +88,7 @@ def test_join_prunes_with_runtime_filters(spark, oracle, written: Path, tmp_path
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
-def test_retrofit_adds_filters_that_prune(spark, tmp_path: Path) -> None:  # noqa: ANN001
+def test_retrofit_adds_filters_that_prune(spark, tmp_path: Path) -> None:
     path = tmp_path / "plain"
     path.mkdir()
     keys = np.arange(0, 2 * ROWS, 2, dtype=np.int64)[np.random.default_rng(3).permutation(ROWS)]

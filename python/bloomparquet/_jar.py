@@ -38,7 +38,9 @@ def _checkout_jars() -> dict[str, Path]:
 def supported_minors() -> list[str]:
     """The Spark minors this installation has a jar for (the wheel's, else the checkout's)."""
     if _PACKAGED.is_dir():
-        return sorted(p.name.removeprefix("spark-") for p in _PACKAGED.glob("spark-*") if (p / "bloomparquet.jar").is_file())
+        return sorted(
+            p.name.removeprefix("spark-") for p in _PACKAGED.glob("spark-*") if (p / "bloomparquet.jar").is_file()
+        )
     return sorted(_checkout_jars())
 
 
@@ -89,5 +91,6 @@ def jar_path(spark_version: str | None = None) -> Path:
             return c
     looked = ", ".join(str(c) for c in candidates if c is not None)
     hint = "bin/setup" if minor == _pins().get("default") else "bin/setup --all-sparks"
-    raise FileNotFoundError(f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}")
-
+    raise FileNotFoundError(
+        f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}"
+    )

@@ -120,7 +120,4 @@ def check(key: str, value: object, scopes: Iterable[str] = TABLE_SCOPES) -> str:
 def checked(options: Mapping[str, object], scopes: Iterable[str] = TABLE_SCOPES) -> dict[str, str]:
     """``options`` as Spark option strings, every ``bloom.*`` one checked with :func:`check`."""
     scopes = tuple(scopes)
-    return {
-        k: check(k, v, scopes) if k.lower().startswith(_NAMESPACE) else _text(v) for k, v in options.items()
-    }
-
+    return {k: check(k, v, scopes) if k.lower().startswith(_NAMESPACE) else _text(v) for k, v in options.items()}

@@ -108,7 +108,11 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.master(master).appName(app_name)
-    defaults = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false", "spark.sql.shuffle.partitions": "4"}
+    defaults = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": "4",
+    }
     return configure(builder, **{**defaults, **spark_conf}).getOrCreate()
 
 

@@ -67,8 +67,9 @@ def _verify(args: argparse.Namespace) -> int:
 def _advise(args: argparse.Namespace) -> int:
     from .tools import advise
 
-    report = advise.run(args.paths, _columns(args), sample=args.sample, fpp=args.fpp,
-                        storage=_storage(args, args.paths))
+    report = advise.run(
+        args.paths, _columns(args), sample=args.sample, fpp=args.fpp, storage=_storage(args, args.paths)
+    )
     _emit(report, args.json, advise.render)
     return 0
 
@@ -111,8 +112,10 @@ def _retrofit(args: argparse.Namespace) -> int:
     path = args.path
     results = retrofit(_spark(args.remote), path, args.columns, fpp=args.fpp, overwrite=args.overwrite)
     if args.json:
-        files = [{k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
-                 for r in results]
+        files = [
+            {k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
+            for r in results
+        ]
         print(json.dumps({"command": "retrofit", "version": 1, "files": files}, indent=2))
         return 0
     if not results:
@@ -135,67 +138,114 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _paths_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="Parquet files, directories (searched recursively, _ and . names skipped) or globs")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="Parquet files, directories (searched recursively, _ and . names skipped) or globs",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="bloomparquet", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     out = argparse.ArgumentParser(add_help=False)
     out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")
     hadoop = argparse.ArgumentParser(add_help=False)
-    hadoop.add_argument("--spark", action="store_true", help="read the paths through a local Spark session's "
-                        "Hadoop file systems (implied by a path like hdfs://... or s3a://...)")
+    hadoop.add_argument(
+        "--spark",
+        action="store_true",
+        help="read the paths through a local Spark session's "
+        "Hadoop file systems (implied by a path like hdfs://... or s3a://...)",
+    )
     remote = argparse.ArgumentParser(add_help=False)
-    remote.add_argument("--remote", metavar="URL", help="run on a Spark Connect server (sc://host:port) "
-                        "started with bloomparquet's jar and session extension, instead of a local Spark")
+    remote.add_argument(
+        "--remote",
+        metavar="URL",
+        help="run on a Spark Connect server (sc://host:port) "
+        "started with bloomparquet's jar and session extension, instead of a local Spark",
+    )
 
-    ins = sub.add_parser("inspect", parents=[out, hadoop], help="per file, row group and column: the filter, its "
-                         "estimated NDV and FPP, min/max statistics; totals per column (no JVM for local files)")
+    ins = sub.add_parser(
+        "inspect",
+        parents=[out, hadoop],
+        help="per file, row group and column: the filter, its "
+        "estimated NDV and FPP, min/max statistics; totals per column (no JVM for local files)",
+    )
     ins.set_defaults(handler=_inspect)
     _paths_arg(ins)
     ins.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    pro = sub.add_parser("probe", parents=[out, hadoop], help="per row group: does the filter exclude the values? (no JVM for local files)")
+    pro = sub.add_parser(
+        "probe",
+        parents=[out, hadoop],
+        help="per row group: does the filter exclude the values? (no JVM for local files)",
+    )
     pro.set_defaults(handler=_probe)
     pro.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     pro.add_argument("column", help="the column, e.g. user_id or s.x")
-    pro.add_argument("values", nargs="+", metavar="VALUE", help="values, parsed by the column's type "
-                     "(ints, decimals, 2024-01-31, 2024-01-31T12:00:00Z, text, 0x hex for binary)")
-    pro.add_argument("--path", dest="more_paths", action="append", default=[], metavar="PATH",
-                     help="another file, directory or glob to probe (repeatable)")
+    pro.add_argument(
+        "values",
+        nargs="+",
+        metavar="VALUE",
+        help="values, parsed by the column's type "
+        "(ints, decimals, 2024-01-31, 2024-01-31T12:00:00Z, text, 0x hex for binary)",
+    )
+    pro.add_argument(
+        "--path",
+        dest="more_paths",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another file, directory or glob to probe (repeatable)",
+    )
 
-    ver = sub.add_parser("verify", parents=[out, hadoop], help="check every filter is well-formed; exit 1 on a finding (no JVM for local files)")
+    ver = sub.add_parser(
+        "verify",
+        parents=[out, hadoop],
+        help="check every filter is well-formed; exit 1 on a finding (no JVM for local files)",
+    )
     ver.set_defaults(handler=_verify)
     _paths_arg(ver)
     ver.add_argument("--rebuild", action="store_true", help="also check every stored value is in its chunk's filter")
     ver.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    adv = sub.add_parser("advise", parents=[out, hadoop], help="which columns deserve a filter, at what FPP, and the "
-                         "retrofit command line that adds them (no JVM for local files)")
+    adv = sub.add_parser(
+        "advise",
+        parents=[out, hadoop],
+        help="which columns deserve a filter, at what FPP, and the "
+        "retrofit command line that adds them (no JVM for local files)",
+    )
     adv.set_defaults(handler=_advise)
     _paths_arg(adv)
     adv.add_argument("--columns", help="comma-separated columns (default: every column with a bloom filter hash)")
     adv.add_argument("--sample", type=int, default=16, help="row groups read to count distinct values (default 16)")
     adv.add_argument("--fpp", type=float, help="use this FPP instead of choosing one")
 
-    ret = sub.add_parser("retrofit", parents=[out, remote],
-                         help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
+    ret = sub.add_parser(
+        "retrofit",
+        parents=[out, remote],
+        help="add bloom filters to existing Parquet files (a Spark job, one task per file)",
+    )
     ret.set_defaults(handler=_retrofit)
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
 
-    demo = sub.add_parser("demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it")
+    demo = sub.add_parser(
+        "demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it"
+    )
     demo.set_defaults(handler=_demo)
     demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
     demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
     kernel = sub.add_parser("kernel", parents=[out, remote], help="print the SBBF kernel the JVM chooses, and why")
     kernel.set_defaults(handler=_kernel)
-    jar = sub.add_parser("jar", parents=[out], help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
+    jar = sub.add_parser(
+        "jar", parents=[out], help="print the path of the jar for the installed pyspark (for --jars / spark.jars)"
+    )
     jar.set_defaults(handler=_jar)
     return parser
 

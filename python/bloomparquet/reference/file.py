@@ -91,8 +91,9 @@ def _refuse_encrypted(path: str | os.PathLike[str]) -> None:
     if encrypted:
         paths = _rawfooter.leaf_paths(meta)
         names = ", ".join(paths[i] if i < len(paths) else str(i) for i in encrypted)
-        raise ValueError(f"{path}: columns encrypted with Parquet modular encryption ({names}): "
-                         "no filter is read without keys")
+        raise ValueError(
+            f"{path}: columns encrypted with Parquet modular encryption ({names}): no filter is read without keys"
+        )
 
 
 def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], SplitBlockBloomFilter]:

@@ -16,8 +16,8 @@ from .errors import BadInput
 from .paths import expand
 
 if TYPE_CHECKING:
-    from typing_extensions import Buffer
     from pyspark.sql import SparkSession
+    from typing_extensions import Buffer
 
 
 class Storage(Protocol):
@@ -43,7 +43,7 @@ class LocalStorage:
         return os.path.getsize(path)
 
     def open(self, path: str) -> BinaryIO:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return open(path, "rb")
 
 
 LOCAL = LocalStorage()

@@ -38,7 +38,6 @@ class ColumnType:
     length: int
     repeated: bool = False  # inside a list or map: many values per row
 
-
     @property
     def kind(self) -> str:
         """The logical type name (``Int``, ``Decimal``, ``String``, ...), ``None`` if unannotated."""
@@ -66,6 +65,13 @@ def column_type(schema: pq.ParquetSchema, index: int) -> ColumnType:
     if logical.get("Type") in (None, "None") and col.converted_type == "DECIMAL":
         logical = {"Type": "Decimal", "precision": col.precision, "scale": col.scale}
     if logical.get("Type") == "Decimal":
-        return ColumnType(col.path, col.physical_type, logical, int(logical["precision"]), int(logical["scale"]), col.length,
-                          col.max_repetition_level > 0)
+        return ColumnType(
+            col.path,
+            col.physical_type,
+            logical,
+            int(logical["precision"]),
+            int(logical["scale"]),
+            col.length,
+            col.max_repetition_level > 0,
+        )
     return ColumnType(col.path, col.physical_type, logical, -1, -1, col.length, col.max_repetition_level > 0)
