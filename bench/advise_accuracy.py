@@ -23,14 +23,14 @@ from pathlib import Path
 import numpy as np
 
 import bloomparquet
-from bloomparquet.tools import advise, probe
+from bloomparquet.tools import probe
 
 LOOKUPS = 20
 IN_LIST = 100
 IN_REPEATS = 10  # IN lists probed with bloomparquet probe (one also run as a query)
 
 
-def _write(spark, out: Path, rows: int) -> None:  # noqa: ANN001
+def _write(spark, out: Path, rows: int) -> None:
     """4 files of ~4 MB row groups; id sorted, key and email pseudo-random (min/max useless)."""
     df = spark.range(0, rows, 1, 4).selectExpr(
         "id",
@@ -40,7 +40,7 @@ def _write(spark, out: Path, rows: int) -> None:  # noqa: ANN001
     df.write.option("parquet.block.size", 4 * 1024 * 1024).mode("overwrite").parquet(str(out))
 
 
-def _values(spark, out: Path, column: str, seed: int, n: int) -> tuple[list, list]:  # noqa: ANN001
+def _values(spark, out: Path, column: str, seed: int, n: int) -> tuple[list, list]:
     """``n`` stored values drawn uniformly from the whole table, and ``n`` absent ones inside [min, max]."""
     from pyspark.sql import functions as F
 
@@ -73,7 +73,7 @@ def _probe_share(out: Path, column: str, values: list) -> float:
     return sum(cells) / len(cells)
 
 
-def _query_share(spark, out: Path, column: str, values: list) -> tuple[float, int]:  # noqa: ANN001
+def _query_share(spark, out: Path, column: str, values: list) -> tuple[float, int]:
     from pyspark.sql import functions as F
 
     kept = pruned = 0
@@ -87,7 +87,7 @@ def _query_share(spark, out: Path, column: str, values: list) -> tuple[float, in
     return pruned / kept, kept // len(values)
 
 
-def _in_share(spark, out: Path, column: str, values: list) -> float:  # noqa: ANN001
+def _in_share(spark, out: Path, column: str, values: list) -> float:
     from pyspark.sql import functions as F
 
     df = spark.read.format("bloomparquet").load(str(out)).where(F.col(column).isin(values))
@@ -120,17 +120,29 @@ def main() -> int:
         q_absent, rgs = _query_share(spark, out, name, absent[:LOOKUPS])
         q_present, _ = _query_share(spark, out, name, present[:LOOKUPS])
         results[name] = {
-            "fpp": col["fpp"], "row_groups": rgs, "recurrence": col["recurrence"],
-            "absent_point": {"predicted": pred["absent_point"], "probe": _probe_share(out, name, absent[:LOOKUPS]),
-                             "query": q_absent},
-            "present_point": {"predicted": pred["present_point"], "probe": _probe_share(out, name, present[:LOOKUPS]),
-                              "query": q_present},
-            f"absent_in_{IN_LIST}": {"predicted": pred[f"absent_in_{IN_LIST}"],
-                                     "probe": _probe_in_share(out, name, absent),  # IN_REPEATS lists
-                                     "query": _in_share(spark, out, name, absent[:IN_LIST])},
-            f"present_in_{IN_LIST}": {"predicted": pred[f"present_in_{IN_LIST}"],
-                                      "probe": _probe_in_share(out, name, present),
-                                      "query": _in_share(spark, out, name, present[:IN_LIST])},
+            "fpp": col["fpp"],
+            "row_groups": rgs,
+            "recurrence": col["recurrence"],
+            "absent_point": {
+                "predicted": pred["absent_point"],
+                "probe": _probe_share(out, name, absent[:LOOKUPS]),
+                "query": q_absent,
+            },
+            "present_point": {
+                "predicted": pred["present_point"],
+                "probe": _probe_share(out, name, present[:LOOKUPS]),
+                "query": q_present,
+            },
+            f"absent_in_{IN_LIST}": {
+                "predicted": pred[f"absent_in_{IN_LIST}"],
+                "probe": _probe_in_share(out, name, absent),  # IN_REPEATS lists
+                "query": _in_share(spark, out, name, absent[:IN_LIST]),
+            },
+            f"present_in_{IN_LIST}": {
+                "predicted": pred[f"present_in_{IN_LIST}"],
+                "probe": _probe_in_share(out, name, present),
+                "query": _in_share(spark, out, name, present[:IN_LIST]),
+            },
         }
     print(json.dumps(results, indent=2))
     spark.stop()

@@ -36,11 +36,19 @@ def write_sorted(out: Path, rows: int, files: int, row_group_rows: int) -> None:
     rng = np.random.default_rng(3)
     per_file = rows // files
     for f in range(files):
-        keys = (np.arange(f * per_file, (f + 1) * per_file, dtype=np.int64) * 2)
-        table = pa.table({"order_id": keys, "amount": rng.random(per_file), "payload": rng.integers(0, 2**62, per_file)})
-        pq.write_table(table, out / f"part-{f:05d}.parquet", row_group_size=row_group_rows, data_page_size=64 << 10,
-                       write_page_index=True, use_dictionary=False,
-                       bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": 0.01}})
+        keys = np.arange(f * per_file, (f + 1) * per_file, dtype=np.int64) * 2
+        table = pa.table(
+            {"order_id": keys, "amount": rng.random(per_file), "payload": rng.integers(0, 2**62, per_file)}
+        )
+        pq.write_table(
+            table,
+            out / f"part-{f:05d}.parquet",
+            row_group_size=row_group_rows,
+            data_page_size=64 << 10,
+            write_page_index=True,
+            use_dictionary=False,
+            bloom_filter_options={"order_id": {"ndv": row_group_rows, "fpp": 0.01}},
+        )
     (out / "_DONE").touch()
 
 
@@ -57,15 +65,17 @@ def main() -> int:
     t = time.perf_counter()
     write_sorted(out / "data", args.rows, args.files, args.row_group_rows)
     size = sum(f.stat().st_size for f in (out / "data").glob("*.parquet")) / 1e6
-    print(f"dataset: {args.rows:,} sorted rows, {args.files} files, {args.row_group_rows:,}-row groups, "
-          f"~64 KiB pages with a page index ({size:.0f} MB), ready in {time.perf_counter() - t:.1f}s")
+    print(
+        f"dataset: {args.rows:,} sorted rows, {args.files} files, {args.row_group_rows:,}-row groups, "
+        f"~64 KiB pages with a page index ({size:.0f} MB), ready in {time.perf_counter() - t:.1f}s"
+    )
 
     spark = bp.session(**{"spark.driver.memory": "4g"})
     path = str(out / "data")
     readers = {
         "parquet": (spark.read.parquet(path), {}),
         "bloomparquet": (bp.read_bloom(spark, path), {}),
-        "bloomparquet (pushdown all)": (bp.read_bloom(spark, path, bloom_spark_pushdown="all"), {}),
+        "bloomparquet (pushdown all)": (bp.read_bloom(spark, path, **{"bloom.sparkPushdown": "all"}), {}),
     }
     mid = (args.rows // 3) * 2
     qs = {
@@ -77,7 +87,9 @@ def main() -> int:
     }
     for df, _ in readers.values():  # warm up JIT and listing
         df.where("order_id = -1").count()
-    print(f"\n{'query':<20} {'reader':<28} {'best s':>7} {'median':>7} {'vs parquet':>10} {'rows scanned':>13} {'count':>8}")
+    print(
+        f"\n{'query':<20} {'reader':<28} {'best s':>7} {'median':>7} {'vs parquet':>10} {'rows scanned':>13} {'count':>8}"
+    )
     rows = []
     for name, where in qs.items():
         results = run_query(spark, readers, where, args.reps)
@@ -85,11 +97,21 @@ def main() -> int:
         base = results["parquet"]["best_s"]
         for reader, r in results.items():
             scanned = r["metrics"].get("numOutputRows", 0)
-            row = {"query": name, "reader": reader, "best_s": r["best_s"], "median_s": r["median_s"],
-                   "ratio_vs_parquet": r["best_s"] / base, "rows_scanned": scanned, "count": r["count"]}
+            row = {
+                "query": name,
+                "reader": reader,
+                "best_s": r["best_s"],
+                "median_s": r["median_s"],
+                "ratio_vs_parquet": r["best_s"] / base,
+                "rows_scanned": scanned,
+                "count": r["count"],
+            }
             rows.append(row)
-            print(f"{name:<20} {reader:<28} {r['best_s']:>7.3f} {r['median_s']:>7.3f} {row['ratio_vs_parquet']:>9.2f}x "
-                  f"{scanned:>13,} {r['count']:>8,}", flush=True)
+            print(
+                f"{name:<20} {reader:<28} {r['best_s']:>7.3f} {r['median_s']:>7.3f} {row['ratio_vs_parquet']:>9.2f}x "
+                f"{scanned:>13,} {r['count']:>8,}",
+                flush=True,
+            )
     write_results(rows, out)
     spark.stop()
     return 0

@@ -41,17 +41,23 @@ def write_dataset(out: Path, rows: int, files: int, row_group_rows: int, fpp: fl
     per_file = rows // files
     for f in range(files):
         part = keys[f * per_file : (f + 1) * per_file]
-        table = pa.table({
-            "order_id": part,
-            "customer": pa.array([f"c{k % 9_999_991}" for k in part]),
-            "amount": rng.random(len(part)),
-            "payload": pa.array(rng.integers(0, 2**62, len(part))),
-        })
+        table = pa.table(
+            {
+                "order_id": part,
+                "customer": pa.array([f"c{k % 9_999_991}" for k in part]),
+                "amount": rng.random(len(part)),
+                "payload": pa.array(rng.integers(0, 2**62, len(part))),
+            }
+        )
         # No dictionary for the key: a high-cardinality column in a big row group overflows any
         # dictionary (parquet-java falls back to plain), so dictionary filtering can't prune it.
-        pq.write_table(table, out / f"part-{f:05d}.parquet", row_group_size=row_group_rows,
-                       use_dictionary=["customer"],
-                       bloom_filter_options={"order_id": {"ndv": min(row_group_rows, per_file), "fpp": fpp}})
+        pq.write_table(
+            table,
+            out / f"part-{f:05d}.parquet",
+            row_group_size=row_group_rows,
+            use_dictionary=["customer"],
+            bloom_filter_options={"order_id": {"ndv": min(row_group_rows, per_file), "fpp": fpp}},
+        )
     np.save(marker, keys)
     return keys
 
@@ -85,7 +91,7 @@ def queries(keys: np.ndarray, rng: np.random.Generator) -> dict[str, str]:
 
 
 @contextmanager
-def _session_conf(spark, conf: dict[str, str]) -> Iterator[None]:  # noqa: ANN001
+def _session_conf(spark, conf: dict[str, str]) -> Iterator[None]:
     for k, v in conf.items():
         spark.conf.set(k, v)
     try:
@@ -95,14 +101,14 @@ def _session_conf(spark, conf: dict[str, str]) -> Iterator[None]:  # noqa: ANN00
             spark.conf.unset(k)
 
 
-def star_dimension(spark, keys: str, out: Path) -> str:  # noqa: ANN001
+def star_dimension(spark, keys: str, out: Path) -> str:
     """Writes the dimension of a "STAR:keys" query (its keys in group 1, 80 others in group 7); its path."""
     rows = [(int(k), 1) for k in keys.split(",")] + [(2 * i + 1, 7) for i in range(80)]
     spark.createDataFrame(rows, "order_id long, g int").coalesce(1).write.mode("overwrite").parquet(str(out))
     return "DIM:" + str(out)
 
 
-def query_of(spark, df, where: str):  # noqa: ANN001, ANN201
+def query_of(spark, df, where: str):
     """The timed query: a global aggregate over the rows `where` keeps (or joins, for "DIM:path")."""
     if where.startswith("DIM:"):
         # A file scan with a filter: what makes Spark plan dynamic pruning for the fact side.
@@ -112,7 +118,7 @@ def query_of(spark, df, where: str):  # noqa: ANN001, ANN201
     return q.selectExpr("count(*) AS n", "sum(amount) AS s")
 
 
-def time_once(spark, df, where: str, conf: dict[str, str]) -> tuple[float, dict[str, int], int]:  # noqa: ANN001
+def time_once(spark, df, where: str, conf: dict[str, str]) -> tuple[float, dict[str, int], int]:
     with _session_conf(spark, conf):
         q = query_of(spark, df, where)
         t = time.perf_counter()
@@ -121,19 +127,27 @@ def time_once(spark, df, where: str, conf: dict[str, str]) -> tuple[float, dict[
         return elapsed, bp.scan_metrics(q), count
 
 
-def run_query(spark, readers: dict, where: str, reps: int) -> dict[str, dict]:  # noqa: ANN001
+def run_query(spark, readers: dict, where: str, reps: int) -> dict[str, dict]:
     """Times per reader over `reps` rounds; the reader order rotates between rounds."""
     names = list(readers)
     times: dict[str, list[float]] = {n: [] for n in names}
     last: dict[str, tuple[dict[str, int], int]] = {}
     for r in range(reps):
-        for name in names[r % len(names):] + names[: r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             df, conf = readers[name]
             elapsed, metrics, count = time_once(spark, df, where, conf)
             times[name].append(elapsed)
             last[name] = (metrics, count)
-    return {n: {"first_s": times[n][0], "best_s": min(times[n]), "median_s": float(np.median(times[n])),
-                "metrics": last[n][0], "count": last[n][1]} for n in names}
+    return {
+        n: {
+            "first_s": times[n][0],
+            "best_s": min(times[n]),
+            "median_s": float(np.median(times[n])),
+            "metrics": last[n][0],
+            "count": last[n][1],
+        }
+        for n in names
+    }
 
 
 def agree(query: str, results: dict[str, dict]) -> None:
@@ -157,25 +171,36 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=20_000_000)
     ap.add_argument("--files", type=int, default=16)
     ap.add_argument("--row-group-rows", type=int, default=250_000)
-    ap.add_argument("--many-files", type=int, default=0,
-                    help="instead: this many small files of --rows-per-file rows, one row group each")
+    ap.add_argument(
+        "--many-files",
+        type=int,
+        default=0,
+        help="instead: this many small files of --rows-per-file rows, one row group each",
+    )
     ap.add_argument("--rows-per-file", type=int, default=5_000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--fpp", type=float, default=0.001, help="bloom filter FPP the dataset is written with")
     ap.add_argument("--out", default="bench-out/e2e")
     ap.add_argument("--only", default="", help="comma-separated query name prefixes")
-    ap.add_argument("--early-stop-off", action="store_true",
-                    help="also time bloomparquet with bloom.earlyStop=false (reads every filter, as before it)")
-    ap.add_argument("--pushdown-all", action="store_true",
-                    help="also time bloomparquet with bloom.sparkPushdown=all (Spark's page skipping by column index on)")
+    ap.add_argument(
+        "--early-stop-off",
+        action="store_true",
+        help="also time bloomparquet with bloom.earlyStop=false (reads every filter, as before it)",
+    )
+    ap.add_argument(
+        "--pushdown-all",
+        action="store_true",
+        help="also time bloomparquet with bloom.sparkPushdown=all (Spark's page skipping by column index on)",
+    )
     args = ap.parse_args()
 
     out = Path(args.out)
     t = time.perf_counter()
     if args.many_files:
         # Small files of one row group each (what streaming ingestion leaves behind).
-        keys = write_dataset(out / "data", args.many_files * args.rows_per_file, args.many_files, args.rows_per_file,
-                             args.fpp, seed=11)
+        keys = write_dataset(
+            out / "data", args.many_files * args.rows_per_file, args.many_files, args.rows_per_file, args.fpp, seed=11
+        )
         shape = f"{args.many_files:,} files of {args.rows_per_file:,} rows"
     else:
         keys = write_dataset(out / "data", args.rows, args.files, args.row_group_rows, args.fpp)
@@ -193,23 +218,27 @@ def main() -> int:
         "parquet (bloom off)": (spark.read.parquet(path), {"parquet.filter.bloom.enabled": "false"}),
     }
     if args.early_stop_off:
-        readers["bloomparquet (early stop off)"] = (bp.read_bloom(spark, path, bloom_early_stop=False), {})
+        readers["bloomparquet (early stop off)"] = (bp.read_bloom(spark, path, **{"bloom.earlyStop": False}), {})
     if args.pushdown_all:
         # bloom.sparkPushdown=all also hands Spark page skipping by column index (off by default since it loses rows
         # on files with wrong column indexes): the cost of that default, in the same run.
-        readers["bloomparquet (pushdown all)"] = (bp.read_bloom(spark, path, bloom_spark_pushdown="all"), {})
+        readers["bloomparquet (pushdown all)"] = (bp.read_bloom(spark, path, **{"bloom.sparkPushdown": "all"}), {})
     qs = (many_files_queries if args.many_files else queries)(keys, np.random.default_rng(1))
     if args.only:
         qs = {k: v for k, v in qs.items() if any(k.startswith(p.strip()) for p in args.only.split(","))}
-    qs = {k: star_dimension(spark, v[5:], out / "dim" / str(i)) if v.startswith("STAR:") else v
-          for i, (k, v) in enumerate(qs.items())}
+    qs = {
+        k: star_dimension(spark, v[5:], out / "dim" / str(i)) if v.startswith("STAR:") else v
+        for i, (k, v) in enumerate(qs.items())
+    }
     # Warm up JIT and file listing; bloomparquet without its cache, so round 1 reads footers and filters.
-    warm = {"bloomparquet": bp.read_bloom(spark, path, bloom_cache=False)}
+    warm = {"bloomparquet": bp.read_bloom(spark, path, **{"bloom.cache": False})}
     for name, (df, conf) in readers.items():
         with _session_conf(spark, conf):
             warm.get(name, df).where("order_id = 1").count()
-    print(f"\n{'query':<24} {'reader':<20} {'best s':>7} {'median':>7} {'first':>7} {'best vs on':>10} {'tasks':>6} "
-          f"{'rows scanned':>13} {'RG pruned':>10} {'filter KiB':>10} {'count':>6}")
+    print(
+        f"\n{'query':<24} {'reader':<20} {'best s':>7} {'median':>7} {'first':>7} {'best vs on':>10} {'tasks':>6} "
+        f"{'rows scanned':>13} {'RG pruned':>10} {'filter KiB':>10} {'count':>6}"
+    )
     rows = []
     for name, where in qs.items():
         results = run_query(spark, readers, where, args.reps)
@@ -217,20 +246,32 @@ def main() -> int:
         base = results["parquet (bloom on)"]["best_s"]
         for reader, r in results.items():
             m = r["metrics"]
-            row = {"query": name, "reader": reader, "best_s": r["best_s"], "median_s": r["median_s"],
-                   "first_s": r["first_s"], "ratio_vs_bloom_on": r["best_s"] / base,
-                   "tasks": m.get("tasks", 0), "rows_scanned": m.get("numOutputRows", 0),
-                   "row_groups_total": m.get("bloomRowGroupsTotal", ""),
-                   "row_groups_pruned": m.get("bloomRowGroupsPrunedByBloom", 0) + m.get("bloomRowGroupsPrunedByStats", 0)
-                   if "bloomRowGroupsTotal" in m else "",
-                   "filter_bytes": m.get("bloomFilterBytesRead", ""),
-                   "pruning_ms": m.get("bloomPruningTimeMs", ""), "count": r["count"]}
+            row = {
+                "query": name,
+                "reader": reader,
+                "best_s": r["best_s"],
+                "median_s": r["median_s"],
+                "first_s": r["first_s"],
+                "ratio_vs_bloom_on": r["best_s"] / base,
+                "tasks": m.get("tasks", 0),
+                "rows_scanned": m.get("numOutputRows", 0),
+                "row_groups_total": m.get("bloomRowGroupsTotal", ""),
+                "row_groups_pruned": m.get("bloomRowGroupsPrunedByBloom", 0) + m.get("bloomRowGroupsPrunedByStats", 0)
+                if "bloomRowGroupsTotal" in m
+                else "",
+                "filter_bytes": m.get("bloomFilterBytesRead", ""),
+                "pruning_ms": m.get("bloomPruningTimeMs", ""),
+                "count": r["count"],
+            }
             rows.append(row)
             pruned = f"{row['row_groups_pruned']}/{row['row_groups_total']}" if row["row_groups_total"] != "" else "-"
             fkib = f"{int(row['filter_bytes']) / 1024:.0f}" if row["filter_bytes"] != "" else "-"
-            print(f"{name:<24} {reader:<20} {row['best_s']:>7.3f} {row['median_s']:>7.3f} {row['first_s']:>7.3f} "
-                  f"{row['ratio_vs_bloom_on']:>9.2f}x {row['tasks']:>6} {row['rows_scanned']:>13,} {pruned:>10} "
-                  f"{fkib:>10} {row['count']:>6}", flush=True)
+            print(
+                f"{name:<24} {reader:<20} {row['best_s']:>7.3f} {row['median_s']:>7.3f} {row['first_s']:>7.3f} "
+                f"{row['ratio_vs_bloom_on']:>9.2f}x {row['tasks']:>6} {row['rows_scanned']:>13,} {pruned:>10} "
+                f"{fkib:>10} {row['count']:>6}",
+                flush=True,
+            )
     write_results(rows, out)
     spark.stop()
     return 0

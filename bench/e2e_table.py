@@ -1,6 +1,6 @@
 """Markdown table of a bench/e2e.py run, as pasted into docs/benchmarks.md.
 
-    .venv/bin/python bench/e2e_table.py bench-out/e2e-20m/results.csv
+.venv/bin/python bench/e2e_table.py bench-out/e2e-20m/results.csv
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ def table(results: str) -> str:
     ]
     for r in rows:
         pruned = f"{r['row_groups_pruned']}/{r['row_groups_total']}" if r["row_groups_total"] else ""
-        out.append(f"| {r['query']} | {r['reader']} | {float(r['best_s']):.3f} | {float(r['median_s']):.3f} | "
-                   f"{float(r['first_s']):.3f} | {float(r['ratio_vs_bloom_on']):.2f}x | {r['tasks']} | "
-                   f"{int(r['rows_scanned']):,} | {pruned} |")
+        out.append(
+            f"| {r['query']} | {r['reader']} | {float(r['best_s']):.3f} | {float(r['median_s']):.3f} | "
+            f"{float(r['first_s']):.3f} | {float(r['ratio_vs_bloom_on']):.2f}x | {r['tasks']} | "
+            f"{int(r['rows_scanned']):,} | {pruned} |"
+        )
     return "\n".join(out)
 
 

@@ -37,18 +37,19 @@ KEYS = {
     "parquet.crypto.factory.class": "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory",
     "parquet.encryption.kms.client.class": "io.bloomparquet.testing.InMemoryKms",
     "parquet.encryption.key.list": "kf: {}, kc: {}".format(
-        base64.b64encode(b"footer key 16 by").decode(), base64.b64encode(b"column key 16 by").decode()),
+        base64.b64encode(b"footer key 16 by").decode(), base64.b64encode(b"column key 16 by").decode()
+    ),
 }
 FILES, ROWS = 16, 400_000
 ABSENT = 2 * 1234 + 1
 
 
-def _bytes_read(spark) -> int:  # noqa: ANN001
+def _bytes_read(spark) -> int:
     stats = spark._jvm.org.apache.hadoop.fs.FileSystem.getAllStatistics()
     return sum(s.getBytesRead() for s in stats if s.getScheme() == "file")
 
 
-def _measure(spark, run) -> tuple[int, float]:  # noqa: ANN001
+def _measure(spark, run) -> tuple[int, float]:
     read = _bytes_read(spark)
     start = time.perf_counter()
     run()
@@ -56,19 +57,29 @@ def _measure(spark, run) -> tuple[int, float]:  # noqa: ANN001
 
 
 def main() -> int:
-    spark = bp.session(**{"spark.sql.session.timeZone": "UTC", "spark.jars": str(JAR),
-                          "spark.driver.extraClassPath": str(JAR)})
+    spark = bp.session(
+        **{"spark.sql.session.timeZone": "UTC", "spark.jars": str(JAR), "spark.driver.extraClassPath": str(JAR)}
+    )
     root = Path(tempfile.mkdtemp(prefix="encrypted-reads-"))
     df = spark.range(0, ROWS, numPartitions=FILES).selectExpr(f"2 * ((id * 7919) % {ROWS}) AS k", "id AS v")
-    layouts = {"plaintext": {}, "encrypted footer": {**KEYS, "parquet.encryption.footer.key": "kf",
-                                                     "parquet.encryption.column.keys": "kc: k"}}
+    layouts = {
+        "plaintext": {},
+        "encrypted footer": {**KEYS, "parquet.encryption.footer.key": "kf", "parquet.encryption.column.keys": "kc: k"},
+    }
     layouts["plaintext footer"] = {**layouts["encrypted footer"], "parquet.encryption.plaintext.footer": "true"}
-    for i, (name, options) in enumerate(layouts.items()):
-        (df.write.format(bp.WRITE_FORMAT).options(**options).option("bloom.columns", "k")
-         .option("parquet.block.size", 256 * 1024).save(str(root / str(i))))
+    for i, options in enumerate(layouts.values()):
+        (
+            df.write.format(bp.WRITE_FORMAT)
+            .options(**options)
+            .option("bloom.columns", "k")
+            .option("parquet.block.size", 256 * 1024)
+            .save(str(root / str(i)))
+        )
     print(f"{FILES} files, {ROWS} rows, query k = {ABSENT} (absent), plan mode; bytes read per file")
-    print(f"{'layout':18} {'run':5} {'bytes/file':>10} {'time s':>7} {'parquet bytes/file':>18} {'time s':>7} "
-          f"{'time ratio':>10}")
+    print(
+        f"{'layout':18} {'run':5} {'bytes/file':>10} {'time s':>7} {'parquet bytes/file':>18} {'time s':>7} "
+        f"{'time ratio':>10}"
+    )
     for i, name in enumerate(layouts):
         d = str(root / str(i))
         reader = spark.read.options(**KEYS)

@@ -54,11 +54,24 @@ def plot(rows: list[dict], png: Path) -> None:
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     xs = np.linspace(4, 46, 200)
     ax.plot(xs, [formula_fpp(x) for x in xs], "-", color="grey", label="spec formula (fpp = (1 - e^(-8/b))^8)")
-    ax.plot([b for b, _ in SPEC_TABLE], [p for _, p in SPEC_TABLE], "s", ms=9, mfc="none", color="tab:red",
-            label="spec table")
+    ax.plot(
+        [b for b, _ in SPEC_TABLE],
+        [p for _, p in SPEC_TABLE],
+        "s",
+        ms=9,
+        mfc="none",
+        color="tab:red",
+        label="spec table",
+    )
     measured = [r for r in rows if r["false_positives"] > 0]
-    ax.plot([r["bits_per_value"] for r in measured], [r["measured_fpp"] for r in measured], "o", ms=4,
-            color="tab:blue", label="measured (1 MiB filter, xxHash64 of INT64 keys)")
+    ax.plot(
+        [r["bits_per_value"] for r in measured],
+        [r["measured_fpp"] for r in measured],
+        "o",
+        ms=4,
+        color="tab:blue",
+        label="measured (1 MiB filter, xxHash64 of INT64 keys)",
+    )
     ax.set_yscale("log")
     ax.set_xlabel("bits of filter per distinct value")
     ax.set_ylabel("false-positive rate (log)")
@@ -81,18 +94,30 @@ def main() -> int:
     grid = sorted({*range(4, 46, 2), *(b for b, _ in SPEC_TABLE)})
     spec = dict(SPEC_TABLE)
     rows = []
-    print(f"{'bits/value':>10} {'values':>9} {'probes':>11} {'false pos':>9} {'measured':>10} {'formula':>10} "
-          f"{'spec table':>10} {'measured/formula':>16}")
+    print(
+        f"{'bits/value':>10} {'values':>9} {'probes':>11} {'false pos':>9} {'measured':>10} {'formula':>10} "
+        f"{'spec table':>10} {'measured/formula':>16}"
+    )
     t = time.perf_counter()
     for bits in grid:
         n, probes, hits = measure(float(bits), rng, args.max_probes)
         fpp = hits / probes
-        row = {"bits_per_value": bits, "values": n, "probes": probes, "false_positives": hits,
-               "measured_fpp": fpp, "formula_fpp": formula_fpp(bits), "spec_table_fpp": spec.get(bits, "")}
+        row = {
+            "bits_per_value": bits,
+            "values": n,
+            "probes": probes,
+            "false_positives": hits,
+            "measured_fpp": fpp,
+            "formula_fpp": formula_fpp(bits),
+            "spec_table_fpp": spec.get(bits, ""),
+        }
         rows.append(row)
         table = f"{spec[bits]:.5%}" if bits in spec else "-"
-        print(f"{bits:>10} {n:>9,} {probes:>11,} {hits:>9,} {fpp:>10.5%} {formula_fpp(bits):>10.5%} {table:>10} "
-              f"{fpp / formula_fpp(bits):>16.2f}", flush=True)
+        print(
+            f"{bits:>10} {n:>9,} {probes:>11,} {hits:>9,} {fpp:>10.5%} {formula_fpp(bits):>10.5%} {table:>10} "
+            f"{fpp / formula_fpp(bits):>16.2f}",
+            flush=True,
+        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "fpp.csv", "w", newline="") as f:

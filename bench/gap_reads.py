@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import bloomparquet as bp
-
 from in_lists import absent_values, in_clause, mean_fill_fpp, write_dataset
 
 OPEN_COST = "spark.sql.files.openCostInBytes"
@@ -41,10 +40,15 @@ def main() -> int:
     write_dataset(spark, path, rows, args.files, args.group_rows, args.fpp)
     p, real_p = str(path), mean_fill_fpp(path)
     default_cost = spark.conf.get(OPEN_COST)
-    variants = {"gap reads": ("bloomparquet", default_cost), "no gap reads": ("bloomparquet", "0"),
-                "parquet": ("parquet", default_cost)}
-    print(f"{rows:,} rows, {args.files} files, {args.groups} row groups; filters' FPP from their fill {real_p:.3g}; "
-          f"{OPEN_COST} = {default_cost}; best of {args.reps}")
+    variants = {
+        "gap reads": ("bloomparquet", default_cost),
+        "no gap reads": ("bloomparquet", "0"),
+        "parquet": ("parquet", default_cost),
+    }
+    print(
+        f"{rows:,} rows, {args.files} files, {args.groups} row groups; filters' FPP from their fill {real_p:.3g}; "
+        f"{OPEN_COST} = {default_cost}; best of {args.reps}"
+    )
     print(f"{'IN n':>7} {'bound':>6} {'variant':<13} {'kept':>5} {'gap rg':>6} {'tasks':>5} {'best s':>7} {'vs pq':>6}")
     for n in map(int, args.ns.split(",")):
         where = in_clause(absent_values(n, seed=n))
@@ -53,7 +57,11 @@ def main() -> int:
             spark.conf.set(OPEN_COST, cost)
             ts = []
             for _ in range(args.reps + 1):  # the first run warms up
-                df = (bp.read_bloom(spark, p, bloom_cache=False) if fmt == "bloomparquet" else spark.read.parquet(p))
+                df = (
+                    bp.read_bloom(spark, p, **{"bloom.cache": False})
+                    if fmt == "bloomparquet"
+                    else spark.read.parquet(p)
+                )
                 q = df.where(where).selectExpr("count(*) AS n", "sum(amount) AS s")
                 t = time.perf_counter()
                 assert q.collect()[0]["n"] == 0
@@ -63,10 +71,16 @@ def main() -> int:
         bound = args.groups * (1 - (1 - real_p) ** n)
         for name in variants:
             m = metrics[name]
-            kept = (m["bloomRowGroupsTotal"] - m["bloomRowGroupsPrunedByBloom"] - m["bloomRowGroupsPrunedByStats"]
-                    if "bloomRowGroupsTotal" in m else args.groups)
-            print(f"{n:>7,} {bound:>6.1f} {name:<13} {kept:>5} {m.get('bloomRowGroupsReadInGaps', 0):>6} "
-                  f"{m.get('tasks', 0):>5} {best[name]:>7.3f} {best[name] / best['parquet']:>5.2f}x", flush=True)
+            kept = (
+                m["bloomRowGroupsTotal"] - m["bloomRowGroupsPrunedByBloom"] - m["bloomRowGroupsPrunedByStats"]
+                if "bloomRowGroupsTotal" in m
+                else args.groups
+            )
+            print(
+                f"{n:>7,} {bound:>6.1f} {name:<13} {kept:>5} {m.get('bloomRowGroupsReadInGaps', 0):>6} "
+                f"{m.get('tasks', 0):>5} {best[name]:>7.3f} {best[name] / best['parquet']:>5.2f}x",
+                flush=True,
+            )
     return 0
 
 

@@ -39,14 +39,21 @@ def key(i: int) -> int:
     return i * 2654435761 % PRIME * 2
 
 
-def write_dataset(spark, out: Path, rows: int, files: int, group_rows: int, fpp: float) -> None:  # noqa: ANN001
+def write_dataset(spark, out: Path, rows: int, files: int, group_rows: int, fpp: float) -> None:
     """`files` files of `rows / files` consecutive ids, row groups of `group_rows` rows, filters on `k` at `fpp`."""
     if (out / "_SUCCESS").exists():
         return
-    (spark.range(0, rows, 1, files).selectExpr(f"id * 2654435761 % {PRIME} * 2 AS k", "id AS v", "rand(7) AS amount")
-        .write.format("bloomparquet").mode("overwrite")
-        .option("parquet.block.size", 1 << 30).option("parquet.block.row.count.limit", group_rows)
-        .option("bloom.columns", "k").option("bloom.fpp", fpp).save(str(out)))
+    (
+        spark.range(0, rows, 1, files)
+        .selectExpr(f"id * 2654435761 % {PRIME} * 2 AS k", "id AS v", "rand(7) AS amount")
+        .write.format("bloomparquet")
+        .mode("overwrite")
+        .option("parquet.block.size", 1 << 30)
+        .option("parquet.block.row.count.limit", group_rows)
+        .option("bloom.columns", "k")
+        .option("bloom.fpp", fpp)
+        .save(str(out))
+    )
 
 
 def row_group_of(out: Path, rows: int, files: int) -> dict[int, tuple[str, int]]:
@@ -86,14 +93,14 @@ def in_clause(values: list[int]) -> str:
     return f"k IN ({', '.join(map(str, values))})"
 
 
-def timed(spark, make_df, where: str) -> tuple[float, dict[str, int], int]:  # noqa: ANN001
+def timed(spark, make_df, where: str) -> tuple[float, dict[str, int], int]:
     q = make_df().where(where).selectExpr("count(*) AS n", "sum(amount) AS s")
     t = time.perf_counter()
     n = q.collect()[0]["n"]
     return time.perf_counter() - t, bp.scan_metrics(q), n
 
 
-def hash_million(spark, n: int = 1_000_000, reps: int = 3) -> list[float]:  # noqa: ANN001
+def hash_million(spark, n: int = 1_000_000, reps: int = 3) -> list[float]:
     """Seconds to compile `k IN (n longs)` against one file schema: encode, hash (xxHash64) and sort the values."""
     jvm = spark._jvm
     values = jvm.scala.Predef.wrapRefArray(jvm.java.util.stream.LongStream.range(0, n).boxed().toArray()).toIndexedSeq()
@@ -125,9 +132,11 @@ def main() -> int:
     rows = args.groups * args.group_rows
     spark = bp.session(**{"spark.driver.memory": "3g", "spark.sql.adaptive.enabled": "true"})
     results = []
-    header = (f"{'fpp':>7} {'query':<22} {'kept':>5} {'bound':>7} {'k/b':>5} {'unprb':>5} {'filt KiB':>8} "
-              f"{'(before)':>8} {'bp s':>6} {'before s':>8} {'cached s':>8} {'parquet s':>9} {'bp/pq':>6} "
-              f"{'bef/pq':>6} {'cach/pq':>7}")
+    header = (
+        f"{'fpp':>7} {'query':<22} {'kept':>5} {'bound':>7} {'k/b':>5} {'unprb':>5} {'filt KiB':>8} "
+        f"{'(before)':>8} {'bp s':>6} {'before s':>8} {'cached s':>8} {'parquet s':>9} {'bp/pq':>6} "
+        f"{'bef/pq':>6} {'cach/pq':>7}"
+    )
     for fpp in map(float, args.fpp.split(",")):
         path = out / f"data-fpp{fpp}"
         t = time.perf_counter()
@@ -135,14 +144,16 @@ def main() -> int:
         starts = row_group_of(path, rows, args.files)
         total = len(starts)
         real_p = mean_fill_fpp(path)
-        print(f"\ndataset fpp {fpp}: {rows:,} rows, {args.files} files, {total} row groups "
-              f"({sum(f.stat().st_size for f in path.glob('*.parquet')) / 1e6:.0f} MB), ready in "
-              f"{time.perf_counter() - t:.1f}s; filters' FPP from their fill {real_p:.3g}")
+        print(
+            f"\ndataset fpp {fpp}: {rows:,} rows, {args.files} files, {total} row groups "
+            f"({sum(f.stat().st_size for f in path.glob('*.parquet')) / 1e6:.0f} MB), ready in "
+            f"{time.perf_counter() - t:.1f}s; filters' FPP from their fill {real_p:.3g}"
+        )
         print(header)
         p = str(path)
         readers = {
-            "bloomparquet": lambda p=p: bp.read_bloom(spark, p, bloom_cache=False),
-            "before": lambda p=p: bp.read_bloom(spark, p, bloom_cache=False, bloom_early_stop=False),
+            "bloomparquet": lambda p=p: bp.read_bloom(spark, p, **{"bloom.cache": False}),
+            "before": lambda p=p: bp.read_bloom(spark, p, **{"bloom.cache": False, "bloom.earlyStop": False}),
             "cached": lambda p=p: bp.read_bloom(spark, p),
             "parquet": lambda p=p: spark.read.parquet(p),
         }
@@ -159,7 +170,7 @@ def main() -> int:
                 counts = set()
                 for rep in range(args.reps):
                     names = list(readers)
-                    for name in names[rep % len(names):] + names[: rep % len(names)]:
+                    for name in names[rep % len(names) :] + names[: rep % len(names)]:
                         s, m, c = timed(spark, readers[name], where)
                         times[name].append(s)
                         metrics[name] = m
@@ -172,31 +183,61 @@ def main() -> int:
                 kept = m["bloomRowGroupsTotal"] - m["bloomRowGroupsPrunedByBloom"] - m["bloomRowGroupsPrunedByStats"]
                 best = {name: min(ts) for name, ts in times.items()}
                 row = {
-                    "fpp": fpp, "fill_fpp": real_p, "n": n, "present": present, "row_groups": total, "kept": kept,
-                    "bound": bound, "kept_vs_bound": kept / bound if bound else None,
-                    "unprobed": m["bloomRowGroupsUnprobed"], "filter_bytes": m["bloomFilterBytesRead"],
+                    "fpp": fpp,
+                    "fill_fpp": real_p,
+                    "n": n,
+                    "present": present,
+                    "row_groups": total,
+                    "kept": kept,
+                    "bound": bound,
+                    "kept_vs_bound": kept / bound if bound else None,
+                    "unprobed": m["bloomRowGroupsUnprobed"],
+                    "filter_bytes": m["bloomFilterBytesRead"],
                     "filter_bytes_before": metrics["before"]["bloomFilterBytesRead"],
                     "kept_before": metrics["before"]["bloomRowGroupsTotal"]
-                    - metrics["before"]["bloomRowGroupsPrunedByBloom"] - metrics["before"]["bloomRowGroupsPrunedByStats"],
-                    "pruning_ms": m["bloomPruningTimeMs"], "tasks": m["tasks"],
+                    - metrics["before"]["bloomRowGroupsPrunedByBloom"]
+                    - metrics["before"]["bloomRowGroupsPrunedByStats"],
+                    "pruning_ms": m["bloomPruningTimeMs"],
+                    "tasks": m["tasks"],
                     **{f"{name}_s": best[name] for name in readers},
                     **{f"{name}_vs_parquet": best[name] / best["parquet"] for name in readers if name != "parquet"},
                 }
                 results.append(row)
                 query = f"IN {n:,}" + (f" ({present} present)" if present else " absent")
-                print(f"{fpp:>7} {query:<22} {kept:>5} {bound:>7.1f} {row['kept_vs_bound']:>5.2f} {row['unprobed']:>5} "
-                      f"{row['filter_bytes'] / 1024:>8.0f} {row['filter_bytes_before'] / 1024:>8.0f} "
-                      f"{best['bloomparquet']:>6.3f} {best['before']:>8.3f} {best['cached']:>8.3f} "
-                      f"{best['parquet']:>9.3f} {row['bloomparquet_vs_parquet']:>5.2f}x {row['before_vs_parquet']:>5.2f}x "
-                      f"{row['cached_vs_parquet']:>6.2f}x", flush=True)
+                print(
+                    f"{fpp:>7} {query:<22} {kept:>5} {bound:>7.1f} {row['kept_vs_bound']:>5.2f} {row['unprobed']:>5} "
+                    f"{row['filter_bytes'] / 1024:>8.0f} {row['filter_bytes_before'] / 1024:>8.0f} "
+                    f"{best['bloomparquet']:>6.3f} {best['before']:>8.3f} {best['cached']:>8.3f} "
+                    f"{best['parquet']:>9.3f} {row['bloomparquet_vs_parquet']:>5.2f}x {row['before_vs_parquet']:>5.2f}x "
+                    f"{row['cached_vs_parquet']:>6.2f}x",
+                    flush=True,
+                )
 
     hashing = hash_million(spark)
-    print(f"\ncompile IN of 1,000,000 longs for one schema (encode, hash, sort): first {hashing[0]:.3f}s, "
-          f"best {min(hashing):.3f}s")
+    print(
+        f"\ncompile IN of 1,000,000 longs for one schema (encode, hash, sort): first {hashing[0]:.3f}s, "
+        f"best {min(hashing):.3f}s"
+    )
     (out / "results.json").write_text(json.dumps({"rows": results, "hash_1m_s": hashing}, indent=1))
-    cols = ["fpp", "n", "present", "row_groups", "kept", "bound", "kept_vs_bound", "unprobed", "filter_bytes",
-            "filter_bytes_before", "bloomparquet_s", "before_s", "cached_s", "parquet_s", "bloomparquet_vs_parquet",
-            "before_vs_parquet", "cached_vs_parquet"]
+    cols = [
+        "fpp",
+        "n",
+        "present",
+        "row_groups",
+        "kept",
+        "bound",
+        "kept_vs_bound",
+        "unprobed",
+        "filter_bytes",
+        "filter_bytes_before",
+        "bloomparquet_s",
+        "before_s",
+        "cached_s",
+        "parquet_s",
+        "bloomparquet_vs_parquet",
+        "before_vs_parquet",
+        "cached_vs_parquet",
+    ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in results:
         lines.append("| " + " | ".join(f"{r[c]:.3g}" if isinstance(r[c], float) else str(r[c]) for c in cols) + " |")

@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 import bloomparquet as bp
 
 
-def _bytes_read(spark) -> int:  # noqa: ANN001
+def _bytes_read(spark) -> int:
     stats = spark._jvm.org.apache.hadoop.fs.FileSystem.getAllStatistics()
     return sum(s.getBytesRead() for s in stats if s.getScheme() == "file")
 
@@ -32,8 +32,14 @@ def _bytes_read(spark) -> int:  # noqa: ANN001
 def main() -> int:
     spark = bp.session(**{"spark.sql.session.timeZone": "UTC"})
     out = Path(tempfile.mkdtemp(prefix="in-task-bytes-")) / "data"
-    (spark.range(0, 800_000, numPartitions=8).selectExpr("id", "id % 5000 AS g").write
-     .format("bloomparquet").option("bloom.columns", "g").option("parquet.block.size", 256 * 1024).save(str(out)))
+    (
+        spark.range(0, 800_000, numPartitions=8)
+        .selectExpr("id", "id % 5000 AS g")
+        .write.format("bloomparquet")
+        .option("bloom.columns", "g")
+        .option("parquet.block.size", 256 * 1024)
+        .save(str(out))
+    )
     filters = row_groups = 0
     for f in out.glob("*.parquet"):
         meta = pq.ParquetFile(f).metadata
@@ -41,9 +47,12 @@ def main() -> int:
         filters += sum(meta.row_group(i).column(1).bloom_filter_length for i in range(meta.num_row_groups))
     print(f"{row_groups} row groups, g filters: {filters} bytes")
     d = str(out)
-    routes = {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, bloom_mode="task"),
-              "sql (V1)": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
-              "parquet": lambda: spark.read.parquet(d)}
+    routes = {
+        "plan": lambda: bp.read_bloom(spark, d),
+        "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
+        "sql (V1)": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
+        "parquet": lambda: spark.read.parquet(d),
+    }
     for name, df in routes.items():
         df().where("g = 5").count()
         before = _bytes_read(spark)

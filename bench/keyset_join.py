@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,13 +26,20 @@ from in_lists import mean_fill_fpp  # the filters' real FPP, from their bit fill
 from reference_bench import _best as best_time  # best of N wall times
 
 
-def write_fact(spark, out: Path, rows: int, group_rows: int, fpp: float) -> None:  # noqa: ANN001
+def write_fact(spark, out: Path, rows: int, group_rows: int, fpp: float) -> None:
     if (out / "_SUCCESS").exists():
         return
     df = spark.range(rows).selectExpr(f"(pmod(id * 7919, {rows}) * 2 + 1000000000000) AS k", "id * 31 AS payload")
-    (df.repartition(2).sortWithinPartitions("payload").write.format("bloomparquet").mode("overwrite")
-       .option("bloom.columns", "k").option("bloom.fpp", str(fpp))
-       .option("parquet.block.size", str(group_rows * 16)).save(str(out)))
+    (
+        df.repartition(2)
+        .sortWithinPartitions("payload")
+        .write.format("bloomparquet")
+        .mode("overwrite")
+        .option("bloom.columns", "k")
+        .option("bloom.fpp", str(fpp))
+        .option("parquet.block.size", str(group_rows * 16))
+        .save(str(out))
+    )
 
 
 def main() -> int:
@@ -66,35 +72,63 @@ def main() -> int:
                 absent = (rng.choice(args.rows, n - present, replace=False) * 2 + 1 + 10**12).tolist()
                 hits = (rng.choice(args.rows, present, replace=False) * 2 + 10**12).tolist()
                 keys_path = out / "keys" / f"p{fpp}-n{n}-{variant}"
-                spark.createDataFrame([(int(k),) for k in absent + hits], "k BIGINT").coalesce(1) \
-                    .write.mode("overwrite").parquet(str(keys_path))
+                spark.createDataFrame([(int(k),) for k in absent + hits], "k BIGINT").coalesce(1).write.mode(
+                    "overwrite"
+                ).parquet(str(keys_path))
                 keys = spark.read.parquet(str(keys_path))
                 row = {"fpp": fpp, "n": n, "variant": variant}
                 for name, fact in readers.items():
                     # A new DataFrame per run: each plans (and prunes) afresh, as a new query would.
-                    row[f"{name}_s"] = best_time(lambda f=fact: f.join(keys, "k").select("payload").collect(), args.reps)
+                    row[f"{name}_s"] = best_time(
+                        lambda f=fact, k=keys: f.join(k, "k").select("payload").collect(), args.reps
+                    )
                     if name == "bloomparquet":
-                        cold = bp.read_bloom(spark, str(path), bloom_cache=False)
+                        cold = bp.read_bloom(spark, str(path), **{"bloom.cache": False})
                         q = cold.join(keys, "k").select("payload")
                         found = len(q.collect())  # metrics exist only once it has run
                         m = bp.scan_metrics(q)
                         total = m["bloomRowGroupsTotal"]
                         kept = total - m["bloomRowGroupsPrunedByBloom"] - m["bloomRowGroupsPrunedByStats"]
                         bound = present + (total - present) * (1 - (1 - real_p) ** n)
-                        row.update(fill_fpp=round(real_p, 6), row_groups=total, kept=kept, bound=round(bound, 1),
-                                   kept_vs_bound=round(kept / bound, 2) if bound else None,
-                                   filter_bytes=m["bloomFilterBytesRead"], pruning_ms=m["bloomPruningTimeMs"],
-                                   rows=found)
+                        row.update(
+                            fill_fpp=round(real_p, 6),
+                            row_groups=total,
+                            kept=kept,
+                            bound=round(bound, 1),
+                            kept_vs_bound=round(kept / bound, 2) if bound else None,
+                            filter_bytes=m["bloomFilterBytesRead"],
+                            pruning_ms=m["bloomPruningTimeMs"],
+                            rows=found,
+                        )
                 row["ratio"] = round(row["bloomparquet_s"] / row["parquet_s"], 2)
                 results.append(row)
                 print(json.dumps(row), flush=True)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=1))
-    cols = ["fpp", "fill_fpp", "n", "variant", "row_groups", "kept", "bound", "kept_vs_bound", "filter_bytes", "pruning_ms",
-            "bloomparquet_s", "parquet_s", "ratio"]
+    cols = [
+        "fpp",
+        "fill_fpp",
+        "n",
+        "variant",
+        "row_groups",
+        "kept",
+        "bound",
+        "kept_vs_bound",
+        "filter_bytes",
+        "pruning_ms",
+        "bloomparquet_s",
+        "parquet_s",
+        "ratio",
+    ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(f"{r.get(c):.3f}" if isinstance(r.get(c), float) and c.endswith("_s") else str(r.get(c))
-                                for c in cols) + " |" for r in results]
+    lines += [
+        "| "
+        + " | ".join(
+            f"{r.get(c):.3f}" if isinstance(r.get(c), float) and c.endswith("_s") else str(r.get(c)) for c in cols
+        )
+        + " |"
+        for r in results
+    ]
     (out / "results.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     spark.stop()

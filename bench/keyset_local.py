@@ -16,7 +16,7 @@ from pathlib import Path
 import bloomparquet as bp
 
 
-def _measure_ms(spark, n: int) -> tuple[int, float]:  # noqa: ANN001
+def _measure_ms(spark, n: int) -> tuple[int, float]:
     df = spark.createDataFrame([(k * 1000003,) for k in range(n)], "l bigint")
     leaf = df._jdf.queryExecution().optimizedPlan()
     while leaf.children().size() > 0:
@@ -42,8 +42,15 @@ def main() -> None:
         print(f"size measure: {n:,} list keys = {size:,} bytes in {ms:.2f} ms (best of 5, incl. one py4j call)")
     fact = Path(args.fact)
     if not fact.exists():
-        (spark.range(args.rows).selectExpr(f"(id * 7919 % {args.rows}) * 2 AS l", "id AS v").coalesce(1)
-         .write.format("bloomparquet").option("bloom.columns", "l").option("parquet.block.size", 1 << 20).save(str(fact)))
+        (
+            spark.range(args.rows)
+            .selectExpr(f"(id * 7919 % {args.rows}) * 2 AS l", "id AS v")
+            .coalesce(1)
+            .write.format("bloomparquet")
+            .option("bloom.columns", "l")
+            .option("parquet.block.size", 1 << 20)
+            .save(str(fact))
+        )
     table = spark.read.format("bloomparquet").load(str(fact))
     for n in (10, 100):
         keys = spark.createDataFrame([(2 * k + 1,) for k in range(0, 997 * n, 997)], "l bigint")  # absent (odd)
@@ -56,10 +63,12 @@ def main() -> None:
                 q.collect()  # on q itself: scan_metrics reads its execution
                 times.append(time.perf_counter() - t)
                 metrics = bp.scan_metrics(q)
-            print(f"{n} keys, {label}: median {statistics.median(times):.2f} s of {args.reps}; "
-                  f"row groups {metrics.get('bloomRowGroupsTotal', 0)}, pruned "
-                  f"{metrics.get('bloomRowGroupsPrunedByBloom', 0) + metrics.get('bloomRowGroupsPrunedByStats', 0)}; "
-                  f"rows read {metrics.get('numOutputRows', 0):,}")
+            print(
+                f"{n} keys, {label}: median {statistics.median(times):.2f} s of {args.reps}; "
+                f"row groups {metrics.get('bloomRowGroupsTotal', 0)}, pruned "
+                f"{metrics.get('bloomRowGroupsPrunedByBloom', 0) + metrics.get('bloomRowGroupsPrunedByStats', 0)}; "
+                f"rows read {metrics.get('numOutputRows', 0):,}"
+            )
     spark.conf.unset("spark.bloomparquet.keySet.maxBytes")
 
 

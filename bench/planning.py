@@ -29,7 +29,7 @@ import numpy as np
 import bloomparquet as bp
 
 sys.path.insert(0, str(Path(__file__).parent))
-from e2e import queries  # noqa: E402
+from e2e import queries
 
 
 def _median_ms(xs: list[float]) -> str:
@@ -57,8 +57,11 @@ def main() -> int:
     wall: dict[str, list[float]] = {"bloomparquet": [], "parquet": [], "parquet where false": []}
     for _ in range(args.reps):
         miss = f"order_id = {int(rng.integers(lo, hi)) * 2 + 1}"
-        for name, q in (("bloomparquet", ours.where(miss)), ("parquet", theirs.where(miss)),
-                        ("parquet where false", theirs.where("false"))):
+        for name, q in (
+            ("bloomparquet", ours.where(miss)),
+            ("parquet", theirs.where(miss)),
+            ("parquet where false", theirs.where("false")),
+        ):
             agg = q.selectExpr("count(*) AS n", "sum(amount) AS s")
             qe = agg._jdf.queryExecution()
             t = time.perf_counter()
@@ -84,7 +87,7 @@ def main() -> int:
 
     many = Path(args.many) / "data"
     if many.exists():
-        cold = bp.read_bloom(spark, str(many), bloom_cache=False)
+        cold = bp.read_bloom(spark, str(many), **{"bloom.cache": False})
         times = []
         for _ in range(5):
             q = cold.where("order_id = 1000000000001").selectExpr("count(*) AS n")

@@ -1,6 +1,6 @@
 """Plot bench/e2e.py results: best wall time per query and reader (log scale).
 
-    .venv/bin/python bench/plot_e2e.py bench-out/e2e/results.csv docs/img/e2e_times.png ["title"]
+.venv/bin/python bench/plot_e2e.py bench-out/e2e/results.csv docs/img/e2e_times.png ["title"]
 """
 
 from __future__ import annotations

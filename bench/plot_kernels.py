@@ -28,8 +28,16 @@ def load(path: Path) -> list[dict]:
     for r in json.loads(path.read_text()):
         cls, method = r["benchmark"].rsplit(".", 2)[-2:]
         m = r["primaryMetric"]
-        rows.append({"class": cls, "method": method, **r.get("params", {}),
-                     "score": m["score"], "error": m["scoreError"], "unit": m["scoreUnit"]})
+        rows.append(
+            {
+                "class": cls,
+                "method": method,
+                **r.get("params", {}),
+                "score": m["score"],
+                "error": m["scoreError"],
+                "unit": m["scoreUnit"],
+            }
+        )
     return rows
 
 
@@ -42,8 +50,11 @@ def write_csv(rows: list[dict], out: Path) -> None:
 
 
 def kernel_table(rows: list[dict], cls: str, with_hit: bool) -> str:
-    cell = {(r["method"], int(r["size"]), int(r.get("hitRate", 0)), r["impl"]): r["score"]
-            for r in rows if r["class"] == cls}
+    cell = {
+        (r["method"], int(r["size"]), int(r.get("hitRate", 0)), r["impl"]): r["score"]
+        for r in rows
+        if r["class"] == cls
+    }
     if not cell:
         return ""
     head = "| mode | size | " + ("hit | " if with_hit else "") + " | ".join(f"{i} ns" for i in IMPLS)
@@ -54,8 +65,14 @@ def kernel_table(rows: list[dict], cls: str, with_hit: bool) -> str:
         fmt = [f"{x:.2f}" if x is not None else "-" for x in v]
         pj = v[-1]
         ratios = [f"{pj / x:.1f}x" if pj and x else "-" for x in v[:2]]
-        lines.append(f"| {method} | {_size_label(size)} | " + (f"{hit} | " if with_hit else "")
-                     + " | ".join(fmt) + " | " + " | ".join(ratios) + " |")
+        lines.append(
+            f"| {method} | {_size_label(size)} | "
+            + (f"{hit} | " if with_hit else "")
+            + " | ".join(fmt)
+            + " | "
+            + " | ".join(ratios)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -63,8 +80,11 @@ def hash_table(rows: list[dict]) -> str:
     cell = {r["method"]: r["score"] for r in rows if r["class"] == "HashInsertBench"}
     if not cell:
         return ""
-    lines = ["| type | ours batch ns | ours single ns | parquet-java hash(T) ns | parquet-java hash(Object) ns "
-             "| speed-up batch vs hash(T) | batch vs hash(Object) |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| type | ours batch ns | ours single ns | parquet-java hash(T) ns | parquet-java hash(Object) ns "
+        "| speed-up batch vs hash(T) | batch vs hash(Object) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for t in ("int64", "byteArray"):
         b, s, p, o = (cell.get(t + k) for k in ("OursBatch", "OursSingle", "ParquetJava", "ParquetJavaObject"))
         if None in (b, s, p, o):
@@ -79,7 +99,9 @@ def memory_table(rows: list[dict]) -> str:
         return ""
     lines = ["| size | independent loads ns | dependent loads ns |", "|---|---|---|"]
     for size in sorted({k[1] for k in cell}):
-        lines.append(f"| {_size_label(size)} | {cell.get(('independent', size), 0):.2f} | {cell.get(('dependent', size), 0):.2f} |")
+        lines.append(
+            f"| {_size_label(size)} | {cell.get(('independent', size), 0):.2f} | {cell.get(('dependent', size), 0):.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -107,8 +129,14 @@ def plot(rows: list[dict], png: Path) -> None:
             if m != method:
                 continue
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colors.get(impl),
-                     linestyle="-" if hit == 0 else "--", label=f"{impl}, hit rate {hit}")
+            ax.plot(
+                [p[0] for p in pts],
+                [p[1] for p in pts],
+                marker="o",
+                color=colors.get(impl),
+                linestyle="-" if hit == 0 else "--",
+                label=f"{impl}, hit rate {hit}",
+            )
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         sizes = sorted({p[0] for pts in series.values() for p in pts})
@@ -126,7 +154,9 @@ def plot(rows: list[dict], png: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", type=Path, nargs="+")
-    ap.add_argument("--png", type=Path, default=Path(__file__).resolve().parent.parent / "docs/img/probe_ns_vs_size.png")
+    ap.add_argument(
+        "--png", type=Path, default=Path(__file__).resolve().parent.parent / "docs/img/probe_ns_vs_size.png"
+    )
     args = ap.parse_args()
     merged: dict[tuple, dict] = {}
     for path in args.json:
@@ -135,11 +165,13 @@ def main() -> None:
     rows = list(merged.values())
     csv_path = args.json[0].with_suffix(".csv")
     write_csv(rows, csv_path)
-    for title, table in (("Probe", kernel_table(rows, "ProbeBench", True)),
-                         ("Insert", kernel_table(rows, "InsertBench", False)),
-                         ("Hash + insert (per value, 1 MiB filter)", hash_table(rows)),
-                         ("Memory floor: one int per probed block, no bloom logic", memory_table(rows)),
-                         ("Kernel choice (batched probe via SbbfKernels.get(), 1 MiB)", choice_table(rows))):
+    for title, table in (
+        ("Probe", kernel_table(rows, "ProbeBench", True)),
+        ("Insert", kernel_table(rows, "InsertBench", False)),
+        ("Hash + insert (per value, 1 MiB filter)", hash_table(rows)),
+        ("Memory floor: one int per probed block, no bloom logic", memory_table(rows)),
+        ("Kernel choice (batched probe via SbbfKernels.get(), 1 MiB)", choice_table(rows)),
+    ):
         if table:
             print(f"\n### {title}\n\n{table}")
     plot(rows, args.png)

@@ -19,7 +19,8 @@ def main(results: str, png: str, title: str = "") -> int:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    data = json.load(open(results))
+    with open(results) as f:
+        data = json.load(f)
     rows = data["rows"] if isinstance(data, dict) else data
     absent = [r for r in rows if not r.get("present") and r.get("variant", "absent") == "absent"]
     by_fpp: dict[float, list[dict]] = defaultdict(list)
@@ -29,10 +30,15 @@ def main(results: str, png: str, title: str = "") -> int:
     ns = np.logspace(0, np.log10(max(r["n"] for r in absent)) + 0.2, 200)
     for fpp, rs in sorted(by_fpp.items(), reverse=True):
         p = rs[0]["fill_fpp"]
-        line, = ax.plot(ns, 1 - (1 - p) ** ns, label=f"bound, filters at {fpp:g} (real {p:.2g})")
+        (line,) = ax.plot(ns, 1 - (1 - p) ** ns, label=f"bound, filters at {fpp:g} (real {p:.2g})")
         rs = sorted(rs, key=lambda r: r["n"])
-        ax.plot([r["n"] for r in rs], [r["kept"] / r["row_groups"] for r in rs], "o", color=line.get_color(),
-                label=f"kept, {rs[0]['row_groups']} row groups")
+        ax.plot(
+            [r["n"] for r in rs],
+            [r["kept"] / r["row_groups"] for r in rs],
+            "o",
+            color=line.get_color(),
+            label=f"kept, {rs[0]['row_groups']} row groups",
+        )
     ax.set_xscale("log")
     ax.set_xlabel("values probed (absent from the data)")
     ax.set_ylabel("share of row groups kept")

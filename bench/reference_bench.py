@@ -16,7 +16,7 @@ import numpy as np
 from bloomparquet.reference import SplitBlockBloomFilter, optimal_num_bytes, xxh64_plain
 
 
-def _best(fn, repeat: int) -> float:  # noqa: ANN001
+def _best(fn, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()

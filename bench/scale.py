@@ -61,21 +61,27 @@ TEST_JAR = ROOT / "jvm" / "target" / "bloomparquet-tests.jar"
 ROWS = 4_000
 
 
-def _templates(spark, work: Path, rows: int, row_groups: int) -> dict[str, Path]:  # noqa: ANN001
+def _templates(spark, work: Path, rows: int, row_groups: int) -> dict[str, Path]:
     """One file per writer, ids even (0, 2, ...): odd ids inside the range are absent."""
     out = work / f"templates-{rows}"
-    table = pa.table({"id": pa.array(range(0, 2 * rows, 2), pa.int64()),
-                      "payload": pa.array([f"p{i:06d}" for i in range(rows)])})
+    table = pa.table(
+        {"id": pa.array(range(0, 2 * rows, 2), pa.int64()), "payload": pa.array([f"p{i:06d}" for i in range(rows)])}
+    )
     df = spark.createDataFrame(table).coalesce(1)
     # Rows of ~28 bytes (id + payload), a row group every rows / row_groups of them.
     w = df.write.mode("overwrite").option("parquet.block.size", 24 * rows // row_groups)
     w.format("bloomparquet").option("bloom.columns", "id").save(str(out / "ours"))
     per_group = str(rows // row_groups)
-    w.option("parquet.bloom.filter.enabled#id", "true").option("parquet.bloom.filter.expected.ndv#id", per_group) \
-        .parquet(str(out / "parquet-java"))
+    w.option("parquet.bloom.filter.enabled#id", "true").option(
+        "parquet.bloom.filter.expected.ndv#id", per_group
+    ).parquet(str(out / "parquet-java"))
     (out / "pyarrow").mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, out / "pyarrow" / "part-0.parquet", row_group_size=rows // row_groups,
-                   bloom_filter_options={"id": {"ndv": rows // row_groups, "fpp": 0.01}})
+    pq.write_table(
+        table,
+        out / "pyarrow" / "part-0.parquet",
+        row_group_size=rows // row_groups,
+        bloom_filter_options={"id": {"ndv": rows // row_groups, "fpp": 0.01}},
+    )
     return {name: next((out / name).glob("*.parquet")) for name in ("ours", "pyarrow", "parquet-java")}
 
 
@@ -88,7 +94,7 @@ def _copies(template: Path, out: Path, n: int) -> Path:
 
 
 class Bench:
-    def __init__(self, spark) -> None:  # noqa: ANN001
+    def __init__(self, spark) -> None:
         self.spark = spark
         self.jvm = spark._jvm
         self.fs = self.jvm.io.bloomparquet.testing.SlowFileSystem
@@ -106,21 +112,21 @@ class Bench:
                 return odd
         raise RuntimeError("no odd id is excluded by the filter")
 
-    def reader(self, fmt: str, path: Path, **options: str):  # noqa: ANN201
+    def reader(self, fmt: str, path: Path, **options: str):
         return self.spark.read.format(fmt).options(**options).load(f"slow://{path}")
 
-    def time_plan(self, df, where: str) -> float:  # noqa: ANN001
+    def time_plan(self, df, where: str) -> float:
         qe = df.where(where)._jdf.queryExecution()
         t = time.perf_counter()
         qe.executedPlan()
         return time.perf_counter() - t
 
-    def time_count(self, df, where: str) -> float:  # noqa: ANN001
+    def time_count(self, df, where: str) -> float:
         t = time.perf_counter()
         df.where(where).count()
         return time.perf_counter() - t
 
-    def gets(self, run, files: int) -> tuple[float, float, int]:  # noqa: ANN001
+    def gets(self, run, files: int) -> tuple[float, float, int]:
         """(GETs, opens) per file of a dataset of `files` files by `run`, and how many files it read."""
         self.fs.reset()
         run()
@@ -170,63 +176,109 @@ def writers_gets(b: Bench, templates: dict[str, Path], work: Path) -> list[dict[
         where = f"id = {b.miss(template.parent)}"
         ours = b.reader("bloomparquet", path, **{"bloom.cache": "false"})
         theirs = b.reader("parquet", path)
-        plan_gets, _, _ = b.gets(lambda: b.time_plan(ours, where), 200)
-        query_gets, _, _ = b.gets(lambda: b.time_count(ours, where), 200)
-        parquet_gets, parquet_opens, _ = b.gets(lambda: b.time_count(theirs, where), 200)
+        plan_gets, _, _ = b.gets(lambda o=ours, w=where: b.time_plan(o, w), 200)
+        query_gets, _, _ = b.gets(lambda o=ours, w=where: b.time_count(o, w), 200)
+        parquet_gets, parquet_opens, _ = b.gets(lambda t=theirs, w=where: b.time_count(t, w), 200)
         meta = pq.ParquetFile(template).metadata
-        rows.append({"writer": name, "file_kib": template.stat().st_size // 1024, "query": where,
-                     "row_groups": meta.num_row_groups, "ours_plan_gets": plan_gets,
-                     "ours_query_gets": query_gets, "parquet_query_gets": parquet_gets,
-                     "parquet_query_opens": parquet_opens})
+        rows.append(
+            {
+                "writer": name,
+                "file_kib": template.stat().st_size // 1024,
+                "query": where,
+                "row_groups": meta.num_row_groups,
+                "ours_plan_gets": plan_gets,
+                "ours_query_gets": query_gets,
+                "parquet_query_gets": parquet_gets,
+                "parquet_query_opens": parquet_opens,
+            }
+        )
     return rows
 
 
-def store_rows(b: Bench, path: Path, n: int, parquet_path: Path, parquet_n: int, where: str,
-               threads: list[int], latency_ms: int) -> list[dict[str, Any]]:
+def store_rows(
+    b: Bench, path: Path, n: int, parquet_path: Path, parquet_n: int, where: str, threads: list[int], latency_ms: int
+) -> list[dict[str, Any]]:
     b.fs.setLatencyMs(latency_ms, latency_ms)
     try:
         rows = []
         for t in threads:
             df = b.reader("bloomparquet", path, **{"bloom.cache": "false", "bloom.planningParallelism": str(t)})
-            rows.append({"reader": f"bloomparquet, {t} threads", "files": n, "plan_s": b.time_plan(df, where),
-                         "count_s": b.time_count(df, where)})
+            rows.append(
+                {
+                    "reader": f"bloomparquet, {t} threads",
+                    "files": n,
+                    "plan_s": b.time_plan(df, where),
+                    "count_s": b.time_count(df, where),
+                }
+            )
         # Distributed planning: a Spark job; on local[2] its 2 tasks are threads of this JVM.
         key = "spark.bloomparquet.planning.distributedThreshold"
         b.spark.conf.set(key, "1")
         try:
-            df = b.reader("bloomparquet", path, **{"bloom.cache": "false", "bloom.planningParallelism": str(threads[0])})
-            rows.append({"reader": f"bloomparquet, distributed (2 tasks x {threads[0]} threads)", "files": n,
-                         "plan_s": b.time_plan(df, where), "count_s": b.time_count(df, where)})
+            df = b.reader(
+                "bloomparquet", path, **{"bloom.cache": "false", "bloom.planningParallelism": str(threads[0])}
+            )
+            rows.append(
+                {
+                    "reader": f"bloomparquet, distributed (2 tasks x {threads[0]} threads)",
+                    "files": n,
+                    "plan_s": b.time_plan(df, where),
+                    "count_s": b.time_count(df, where),
+                }
+            )
         finally:
             b.spark.conf.unset(key)
         theirs = b.reader("parquet", parquet_path)
         count = b.time_count(theirs, where)
-        rows.append({"reader": "parquet (2 cores)", "files": parquet_n, "plan_s": b.time_plan(theirs, where),
-                     "count_s": count, "count_s_at_store_files": count * n / parquet_n})
+        rows.append(
+            {
+                "reader": "parquet (2 cores)",
+                "files": parquet_n,
+                "plan_s": b.time_plan(theirs, where),
+                "count_s": count,
+                "count_s_at_store_files": count * n / parquet_n,
+            }
+        )
         return rows
     finally:
         b.fs.setLatencyMs(0, 0)
 
 
 def markdown(result: dict[str, Any]) -> str:
-    s = ["| files | ours planning cold | ours planning warm | ours query cold | ours query warm "
-         "| parquet planning | parquet query | ours GETs/file (plan) | parquet GETs/file (query) | cache: heap after GC / own count / files "
-         "| files read warm |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    s = [
+        "| files | ours planning cold | ours planning warm | ours query cold | ours query warm "
+        "| parquet planning | parquet query | ours GETs/file (plan) | parquet GETs/file (query) | cache: heap after GC / own count / files "
+        "| files read warm |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in result.get("scale", []):
-        s.append(f"| {r['files']:,} | {r['ours_plan_cold_s']:.2f} s | {r['ours_plan_warm_s']:.2f} s "
-                 f"| {r['ours_count_cold_s']:.2f} s | {r['ours_count_warm_s']:.2f} s | {r['parquet_plan_s']:.2f} s "
-                 f"| {r['parquet_count_s']:.2f} s | {r['ours_gets_per_file_plan']:.2f} "
-                 f"| {r['parquet_gets_per_file_query']:.2f} | {r['cache_heap_mb']:.0f} MB / "
-                 f"{r.get('cache_weight_mb', float('nan')):.0f} MB / {r.get('cache_files', '?')} "
-                 f"| {r.get('warm_files_read', '?')} |")
-    s += ["", "| writer | file | row groups | ours: GETs/file planning | ours: GETs/file whole query "
-          "| parquet: GETs/file whole query | parquet: opens/file |", "|---|---:|---:|---:|---:|---:|---:|"]
+        s.append(
+            f"| {r['files']:,} | {r['ours_plan_cold_s']:.2f} s | {r['ours_plan_warm_s']:.2f} s "
+            f"| {r['ours_count_cold_s']:.2f} s | {r['ours_count_warm_s']:.2f} s | {r['parquet_plan_s']:.2f} s "
+            f"| {r['parquet_count_s']:.2f} s | {r['ours_gets_per_file_plan']:.2f} "
+            f"| {r['parquet_gets_per_file_query']:.2f} | {r['cache_heap_mb']:.0f} MB / "
+            f"{r.get('cache_weight_mb', float('nan')):.0f} MB / {r.get('cache_files', '?')} "
+            f"| {r.get('warm_files_read', '?')} |"
+        )
+    s += [
+        "",
+        "| writer | file | row groups | ours: GETs/file planning | ours: GETs/file whole query "
+        "| parquet: GETs/file whole query | parquet: opens/file |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in result.get("writers", []):
-        s.append(f"| {r['writer']} | {r['file_kib']:,} KiB | {r['row_groups']} | {r['ours_plan_gets']:.3f} "
-                 f"| {r['ours_query_gets']:.3f} "
-                 f"| {r['parquet_query_gets']:.2f} | {r['parquet_query_opens']:.2f} |")
-    s += ["", f"Object store, {result['latency_ms']} ms per open and per GET, cold:", "",
-          "| reader | files | planning | query | query scaled to the same files |", "|---|---:|---:|---:|---:|"]
+        s.append(
+            f"| {r['writer']} | {r['file_kib']:,} KiB | {r['row_groups']} | {r['ours_plan_gets']:.3f} "
+            f"| {r['ours_query_gets']:.3f} "
+            f"| {r['parquet_query_gets']:.2f} | {r['parquet_query_opens']:.2f} |"
+        )
+    s += [
+        "",
+        f"Object store, {result['latency_ms']} ms per open and per GET, cold:",
+        "",
+        "| reader | files | planning | query | query scaled to the same files |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for r in result.get("store", []):
         scaled = f"{r['count_s_at_store_files']:.0f} s (linear)" if "count_s_at_store_files" in r else ""
         s.append(f"| {r['reader']} | {r['files']:,} | {r['plan_s']:.2f} s | {r['count_s']:.2f} s | {scaled} |")
@@ -242,19 +294,31 @@ def plot(result: dict[str, Any], png: str) -> None:
     rows = result.get("scale", [])
     xs = [r["files"] for r in rows]
     fig, ax = plt.subplots(figsize=(11, 4.8))
-    for key, label, style in (("ours_plan_cold_s", "bloomparquet planning, cold (cache off)", "o-"),
-                              ("ours_plan_warm_s", "bloomparquet planning, warm cache", "s-"),
-                              ("parquet_plan_s", "parquet planning (reads no file)", "^--"),
-                              ("parquet_count_s", "parquet point-miss query (footers read in tasks)", "v--")):
+    for key, label, style in (
+        ("ours_plan_cold_s", "bloomparquet planning, cold (cache off)", "o-"),
+        ("ours_plan_warm_s", "bloomparquet planning, warm cache", "s-"),
+        ("parquet_plan_s", "parquet planning (reads no file)", "^--"),
+        ("parquet_count_s", "parquet point-miss query (footers read in tasks)", "v--"),
+    ):
         ax.plot(xs, [r[key] for r in rows], style, label=label)
     for r in result.get("store", []):
         if r["reader"].startswith("bloomparquet"):
-            ax.plot([r["files"]], [r["plan_s"]], "*", markersize=11,
-                    label=f"{r['reader']}: planning at {result['latency_ms']} ms/GET")
+            ax.plot(
+                [r["files"]],
+                [r["plan_s"]],
+                "*",
+                markersize=11,
+                label=f"{r['reader']}: planning at {result['latency_ms']} ms/GET",
+            )
         else:
             n = max(x["files"] for x in result["store"])
-            ax.plot([n if "count_s_at_store_files" in r else r["files"]], [r.get("count_s_at_store_files", r["count_s"])],
-                    "X", markersize=9, label=f"{r['reader']}: query at {result['latency_ms']} ms/GET (linear from {r['files']:,} files)")
+            ax.plot(
+                [n if "count_s_at_store_files" in r else r["files"]],
+                [r.get("count_s_at_store_files", r["count_s"])],
+                "X",
+                markersize=9,
+                label=f"{r['reader']}: query at {result['latency_ms']} ms/GET (linear from {r['files']:,} files)",
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("files")
@@ -276,8 +340,9 @@ def main() -> int:
     ap.add_argument("--threads", type=int, nargs="+", default=[16, 64])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--cache-mb", type=int, default=256)
-    ap.add_argument("--sections", nargs="+", default=["writers", "scale", "store"],
-                    choices=["writers", "scale", "store"])
+    ap.add_argument(
+        "--sections", nargs="+", default=["writers", "scale", "store"], choices=["writers", "scale", "store"]
+    )
     ap.add_argument("--writer-rows", type=int, default=400_000, help="rows of the larger files of the writers section")
     ap.add_argument("--writer-row-groups", type=int, default=8)
     ap.add_argument("--work", default=None, help="where the files go (default: a new temporary directory)")
@@ -294,9 +359,15 @@ def main() -> int:
         raise SystemExit(f"{TEST_JAR} not found: run bin/sbt jvm/Test/package")
 
     jar = str(TEST_JAR)
-    spark = bp.session(**{"spark.driver.memory": "4g", "spark.jars": jar, "spark.driver.extraClassPath": jar,
-                          "spark.bloomparquet.planning.threads": str(max(args.threads)),
-                          "spark.bloomparquet.cache.maxMb": str(args.cache_mb)})
+    spark = bp.session(
+        **{
+            "spark.driver.memory": "4g",
+            "spark.jars": jar,
+            "spark.driver.extraClassPath": jar,
+            "spark.bloomparquet.planning.threads": str(max(args.threads)),
+            "spark.bloomparquet.cache.maxMb": str(args.cache_mb),
+        }
+    )
     spark.sparkContext.setLogLevel("ERROR")
     b = Bench(spark)
     work = Path(args.work or tempfile.mkdtemp(prefix="bloomparquet-scale-"))
@@ -316,13 +387,15 @@ def main() -> int:
         for n in args.files:
             row = scale_row(b, _copies(templates["ours"], work / f"ours-{n}", n), n, where, args.reps, args.cache_mb)
             print(json.dumps(row))
-            result["scale"] = sorted([r for r in result.get("scale", []) if r["files"] != n] + [row],
-                                     key=lambda r: r["files"])
+            result["scale"] = sorted(
+                [r for r in result.get("scale", []) if r["files"] != n] + [row], key=lambda r: r["files"]
+            )
     if "store" in args.sections:
         store = _copies(templates["ours"], work / f"ours-{args.store_files}", args.store_files)
         parquet_store = _copies(templates["ours"], work / f"ours-{args.store_parquet_files}", args.store_parquet_files)
-        result["store"] = store_rows(b, store, args.store_files, parquet_store, args.store_parquet_files, where,
-                                     args.threads, args.latency_ms)
+        result["store"] = store_rows(
+            b, store, args.store_files, parquet_store, args.store_parquet_files, where, args.threads, args.latency_ms
+        )
         print(json.dumps(result["store"], indent=1))
     (out / "results.json").write_text(json.dumps(result, indent=1))
     (out / "results.md").write_text(markdown(result))

@@ -27,15 +27,22 @@ ROUTES = {
 }
 
 
-def _write(spark, out: Path, rows: int, files: int, fpp: float) -> int:  # noqa: ANN001
+def _write(spark, out: Path, rows: int, files: int, fpp: float) -> int:
     df = spark.range(0, rows, 1, files).selectExpr(
-        "id", "(id * 2654435761) % 1000000000039 AS key", "sha2(cast(id AS string), 256) AS payload")
-    (df.write.format("bloomparquet").mode("overwrite").option("bloom.columns", "key").option("bloom.fpp", fpp)
-       .option("parquet.block.size", 1024 * 1024).save(str(out)))
+        "id", "(id * 2654435761) % 1000000000039 AS key", "sha2(cast(id AS string), 256) AS payload"
+    )
+    (
+        df.write.format("bloomparquet")
+        .mode("overwrite")
+        .option("bloom.columns", "key")
+        .option("bloom.fpp", fpp)
+        .option("parquet.block.size", 1024 * 1024)
+        .save(str(out))
+    )
     return spark.sql(f"SELECT * FROM bloomparquet_filters('{out}')").where("column = 'key'").count()
 
 
-def _run(spark, table: str, conf: dict[str, str], key: int, repeats: int) -> tuple[float, int, int]:  # noqa: ANN001
+def _run(spark, table: str, conf: dict[str, str], key: int, repeats: int) -> tuple[float, int, int]:
     for k, v in conf.items():
         spark.conf.set(k, v)
     try:
@@ -68,9 +75,11 @@ def main() -> None:
     spark.sql(f"CREATE TABLE sr_parquet USING parquet LOCATION '{out / 'data'}'")
     hit = (12345 * 2654435761) % 1000000000039
     miss = hit + 1  # keys are distinct residues; hit + 1 is stored only if another id maps there (~rows/1e12)
-    print(f"{args.rows:,} rows, {args.files} files, {row_groups} row groups, key filters at fpp {args.fpp:g}; "
-          f"a row group without the value survives its filter with p = {args.fpp:g}, so a miss keeps "
-          f"~{row_groups * args.fpp:.1f} of {row_groups} row groups (expected), a hit 1 + that")
+    print(
+        f"{args.rows:,} rows, {args.files} files, {row_groups} row groups, key filters at fpp {args.fpp:g}; "
+        f"a row group without the value survives its filter with p = {args.fpp:g}, so a miss keeps "
+        f"~{row_groups * args.fpp:.1f} of {row_groups} row groups (expected), a hit 1 + that"
+    )
     print(f"{'route':32} {'query':6} {'tasks':>6} {'rows':>5} {'median s':>9} {'vs parquet':>10}")
     for label, key in (("miss", miss), ("hit", hit)):
         results = {route: _run(spark, table, conf, key, args.repeats) for route, (table, conf) in ROUTES.items()}

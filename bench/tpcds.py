@@ -26,8 +26,8 @@ from pathlib import Path
 import bloomparquet
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.tpcds_queries import queries  # noqa: E402
-from tests.tpcds_schema import TABLES  # noqa: E402
+from tests.tpcds_queries import queries
+from tests.tpcds_schema import TABLES
 
 # The fact tables' join keys: what their bloom filters cover on the bloomparquet route.
 FACT_KEYS = {
@@ -50,7 +50,7 @@ def generate(tpcgen: str, scale: float, out: Path) -> Path:
     return gen
 
 
-def write_filtered(spark, gen: Path, out: Path) -> Path:  # noqa: ANN001
+def write_filtered(spark, gen: Path, out: Path) -> Path:
     """The fact tables again, with bloom filters on FACT_KEYS (written once)."""
     bloom = gen.parent / "bloom"
     for table, keys in FACT_KEYS.items():
@@ -61,7 +61,7 @@ def write_filtered(spark, gen: Path, out: Path) -> Path:  # noqa: ANN001
     return bloom
 
 
-def views(spark, gen: Path, bloom: Path, route: str) -> None:  # noqa: ANN001
+def views(spark, gen: Path, bloom: Path, route: str) -> None:
     for table in TABLES:
         path = gen / f"{table}.parquet"
         if route == "bloomparquet":
@@ -73,12 +73,12 @@ def views(spark, gen: Path, bloom: Path, route: str) -> None:  # noqa: ANN001
         df.createOrReplaceTempView(table)
 
 
-def route_on(spark, gen: Path, bloom: Path, route: str) -> None:  # noqa: ANN001
+def route_on(spark, gen: Path, bloom: Path, route: str) -> None:
     views(spark, gen, bloom, route)
     spark.conf.set("spark.bloomparquet.parquet.enabled", "true" if route == "opted-in" else "false")
 
 
-def normalized(rows: list) -> list:  # noqa: ANN001
+def normalized(rows: list) -> list:
     """Rows comparable across routes: floats to 9 significant digits (sums over tasks in another
     order differ in the last bits), then sorted."""
 
@@ -92,7 +92,7 @@ def normalized(rows: list) -> list:  # noqa: ANN001
     return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
 
 
-def run(spark, text: str, timeout: float) -> tuple[float, int, list | None]:  # noqa: ANN001
+def run(spark, text: str, timeout: float) -> tuple[float, int, list | None]:
     """(seconds, plan nodes, rows or None when cancelled or failed)."""
     sc = spark.sparkContext
     sc.setJobGroup("tpcds", "tpcds query", interruptOnCancel=True)
@@ -112,7 +112,7 @@ def run(spark, text: str, timeout: float) -> tuple[float, int, list | None]:  # 
         timer.cancel()
 
 
-def heap_mb(spark) -> tuple[int, int]:  # noqa: ANN001
+def heap_mb(spark) -> tuple[int, int]:
     """(driver heap in use after a full GC: what the session retains, MB; the heap's limit, MB)."""
     spark._jvm.java.lang.System.gc()
     rt = spark._jvm.java.lang.Runtime.getRuntime()
@@ -132,8 +132,9 @@ def main() -> None:
     routes = args.routes.split(",")
 
     gen = generate(args.tpcgen, args.scale, args.out)
-    spark = bloomparquet.session(**{"spark.driver.memory": args.driver_memory, "spark.sql.session.timeZone": "UTC",
-                                    "spark.ui.enabled": "false"})
+    spark = bloomparquet.session(
+        **{"spark.driver.memory": args.driver_memory, "spark.sql.session.timeZone": "UTC", "spark.ui.enabled": "false"}
+    )
     spark.sparkContext.setLogLevel("ERROR")
     bloom = write_filtered(spark, gen, args.out) if "bloomparquet" in routes else gen
     texts = queries()
@@ -151,7 +152,7 @@ def main() -> None:
         row = {"query": name}
         got = {}
         # Each query starts with another route: none is always the one that runs first.
-        for route in routes[i % len(routes):] + routes[:i % len(routes)]:
+        for route in routes[i % len(routes) :] + routes[: i % len(routes)]:
             route_on(spark, gen, bloom, route)
             seconds, nodes, rows = run(spark, texts[name], args.timeout)
             row[route] = {"seconds": seconds, "nodes": nodes, "ok": rows is not None}
@@ -165,9 +166,11 @@ def main() -> None:
         results.append(row)
         with progress.open("a") as f:
             f.write(json.dumps(row) + "\n")
-        cells = "  ".join(f"{r} {row[r]['seconds']:7.2f}s {row[r]['nodes']:5d}n"
-                          f"{'' if row[r]['ok'] else ' FAILED'}{'' if row[r].get('same', True) else ' DIFFERENT'}"
-                          for r in routes)
+        cells = "  ".join(
+            f"{r} {row[r]['seconds']:7.2f}s {row[r]['nodes']:5d}n"
+            f"{'' if row[r]['ok'] else ' FAILED'}{'' if row[r].get('same', True) else ' DIFFERENT'}"
+            for r in routes
+        )
         print(f"{name:6s} {cells}  heap {used} MB", flush=True)
     spark.conf.unset("spark.bloomparquet.parquet.enabled")
     report(results, routes, peak, limit)
@@ -193,10 +196,16 @@ def report(results: list[dict], routes: list[str], peak: int, limit: int) -> Non
         for r, x in ratios.items():
             if x > 1.5:
                 over[r].append(row["query"])
-        print(f"{row['query']:6s} " + " ".join(f"{row[r]['seconds']:14.2f}" for r in routes) + " "
-              + " ".join(f"{ratios[r]:22.2f}" for r in routes[1:]) + " "
-              + " ".join(f"{row[r]['nodes']:18d}" for r in routes)
-              + "  " + ("yes" if all(row[r].get("same", False) for r in routes) else "NO"))
+        print(
+            f"{row['query']:6s} "
+            + " ".join(f"{row[r]['seconds']:14.2f}" for r in routes)
+            + " "
+            + " ".join(f"{ratios[r]:22.2f}" for r in routes[1:])
+            + " "
+            + " ".join(f"{row[r]['nodes']:18d}" for r in routes)
+            + "  "
+            + ("yes" if all(row[r].get("same", False) for r in routes) else "NO")
+        )
     failed = [row["query"] + ":" + r for row in results for r in routes if not row[r]["ok"]]
     different = [row["query"] + ":" + r for row in results for r in routes if row[r]["ok"] and not row[r].get("same")]
     print()

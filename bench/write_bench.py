@@ -32,7 +32,7 @@ BLOCK_SIZE = 16 * 1024 * 1024
 PROBES = 200_000
 
 
-def _source(spark, rows: int):  # noqa: ANN001, ANN202
+def _source(spark, rows: int):
     """An unsorted int64 id and two high-cardinality strings (~8 % repeats), two files."""
     df = spark.sql(
         f"""SELECT (id * 2654435761) % 4294967311 AS id,
@@ -65,7 +65,7 @@ def _jvm_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _write(df, fmt: str, opts: dict[str, str], out: Path, pid: int) -> tuple[float, float]:  # noqa: ANN001
+def _write(df, fmt: str, opts: dict[str, str], out: Path, pid: int) -> tuple[float, float]:
     """(wall seconds, JVM CPU seconds) of one write."""
     shutil.rmtree(out, ignore_errors=True)
     c0, t0 = _jvm_cpu_seconds(pid), time.perf_counter()
@@ -101,7 +101,7 @@ def _filter_stats(out: Path, absent: dict[str, np.ndarray]) -> tuple[int, float,
     return total, (float(np.mean(fpps)) if fpps else float("nan")), len(fpps)
 
 
-def _retrofit(spark, plain: Path, work: Path, reps: int) -> dict[str, float]:  # noqa: ANN001
+def _retrofit(spark, plain: Path, work: Path, reps: int) -> dict[str, float]:
     size = sum(f.stat().st_size for f in plain.glob("*.parquet"))
     copy_s = retro_s = float("inf")
     for _ in range(reps):
@@ -112,8 +112,13 @@ def _retrofit(spark, plain: Path, work: Path, reps: int) -> dict[str, float]:  #
         t0 = time.perf_counter()
         bloomparquet.retrofit(spark, str(work), COLUMNS, fpp=FPP)
         retro_s = min(retro_s, time.perf_counter() - t0)
-    return {"bytes": size, "copy_s": copy_s, "retrofit_s": retro_s,
-            "copy_mb_s": size / copy_s / 1e6, "retrofit_mb_s": size / retro_s / 1e6}
+    return {
+        "bytes": size,
+        "copy_s": copy_s,
+        "retrofit_s": retro_s,
+        "copy_mb_s": size / copy_s / 1e6,
+        "retrofit_mb_s": size / retro_s / 1e6,
+    }
 
 
 def main() -> int:
@@ -130,7 +135,7 @@ def main() -> int:
     df.count()
     # Warm up the JIT and file system caches on a small write of each kind.
     pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())  # type: ignore[attr-defined]
-    for name, (fmt, opts) in _variants().items():
+    for fmt, opts in _variants().values():
         _write(df.limit(20000), fmt, opts, out / "warmup", pid)
 
     # Variants take turns in every repetition, so load from other processes hits all alike; best time kept.
@@ -150,9 +155,16 @@ def main() -> int:
         target = out / f"v{i}"
         seconds = min(times[name])
         total, fpp, chunks = _filter_stats(target, absent)
-        results[name] = {"seconds": seconds, "all_seconds": times[name], "cpu_seconds": float(np.median(cpu[name])),
-                         "all_cpu_seconds": cpu[name], "filter_bytes": total, "fpp": fpp, "chunks": chunks,
-                         "row_groups": sum(pq.ParquetFile(f).metadata.num_row_groups for f in target.glob("*.parquet"))}
+        results[name] = {
+            "seconds": seconds,
+            "all_seconds": times[name],
+            "cpu_seconds": float(np.median(cpu[name])),
+            "all_cpu_seconds": cpu[name],
+            "filter_bytes": total,
+            "fpp": fpp,
+            "chunks": chunks,
+            "row_groups": sum(pq.ParquetFile(f).metadata.num_row_groups for f in target.glob("*.parquet")),
+        }
         print(f"{name}: {results[name]}", flush=True)
 
     ndvs = _true_ndvs(out / "v1")
@@ -190,9 +202,20 @@ def main() -> int:
     ]
     table = "\n".join(lines)
     print("\n" + table)
-    (out / "results.json").write_text(json.dumps(
-        {"rows": args.rows, "fpp": FPP, "variants": results, "optimum_formula": optimum_formula,
-         "optimum_sbbf": optimum_sbbf, "retrofit": retro, "table": table}, indent=2))
+    (out / "results.json").write_text(
+        json.dumps(
+            {
+                "rows": args.rows,
+                "fpp": FPP,
+                "variants": results,
+                "optimum_formula": optimum_formula,
+                "optimum_sbbf": optimum_sbbf,
+                "retrofit": retro,
+                "table": table,
+            },
+            indent=2,
+        )
+    )
     spark.stop()
     return 0
 

@@ -23,8 +23,16 @@ from .probe_files import write_files
 from .spark_conf import spark_conf
 
 # The commands that read files, as the variants the test runs: each command as text and as --json.
-VARIANTS = ("inspect", "inspect --json", "probe", "probe --json", "verify", "verify --rebuild --json",
-            "advise", "advise --json")
+VARIANTS = (
+    "inspect",
+    "inspect --json",
+    "probe",
+    "probe --json",
+    "verify",
+    "verify --rebuild --json",
+    "advise",
+    "advise --json",
+)
 
 
 @dataclass(frozen=True)
@@ -56,25 +64,33 @@ def _only(d: Path) -> Path:
 
 # --- files by pyarrow and DuckDB (no JVM) ---
 
+
 def _pyarrow_nested(path: Path) -> None:
     """list of int, struct, map, list of struct, a column null in the first row group only
     (a nulls-only chunk) and one null everywhere, with filters on leaves at every depth."""
     n = 4000
     ids = np.random.default_rng(3).permutation(n)
-    table = pa.table({
-        "id": pa.array(ids, pa.int64()),
-        "l": pa.array([[int(i), int(i) + 1] if i % 7 else None for i in ids], pa.list_(pa.int64())),
-        "s": pa.StructArray.from_arrays([pa.array(ids, pa.int64()), pa.array([f"k{i}" for i in ids])], names=["x", "y"]),
-        "m": pa.array([[(f"a{i}", int(i))] for i in ids], pa.map_(pa.string(), pa.int64())),
-        "ls": pa.array([[{"a": int(i), "b": f"b{i}"}] * (int(i) % 3) for i in ids],
-                       pa.list_(pa.struct([("a", pa.int64()), ("b", pa.string())]))),
-        "late": pa.array([None if r < 1000 else int(i) for r, i in enumerate(ids)], pa.int64()),
-        "nothing": pa.array([None] * n, pa.string()),
-        "flag": pa.array(ids % 2 == 0),
-    })
+    table = pa.table(
+        {
+            "id": pa.array(ids, pa.int64()),
+            "l": pa.array([[int(i), int(i) + 1] if i % 7 else None for i in ids], pa.list_(pa.int64())),
+            "s": pa.StructArray.from_arrays(
+                [pa.array(ids, pa.int64()), pa.array([f"k{i}" for i in ids])], names=["x", "y"]
+            ),
+            "m": pa.array([[(f"a{i}", int(i))] for i in ids], pa.map_(pa.string(), pa.int64())),
+            "ls": pa.array(
+                [[{"a": int(i), "b": f"b{i}"}] * (int(i) % 3) for i in ids],
+                pa.list_(pa.struct([("a", pa.int64()), ("b", pa.string())])),
+            ),
+            "late": pa.array([None if r < 1000 else int(i) for r, i in enumerate(ids)], pa.int64()),
+            "nothing": pa.array([None] * n, pa.string()),
+            "flag": pa.array(ids % 2 == 0),
+        }
+    )
     filtered = ["id", "l.list.element", "s.x", "s.y", "m.key_value.key", "ls.list.element.a", "late", "nothing"]
-    pq.write_table(table, path, row_group_size=1000,
-                   bloom_filter_options={c: {"ndv": 1000, "fpp": 0.05} for c in filtered})
+    pq.write_table(
+        table, path, row_group_size=1000, bloom_filter_options={c: {"ndv": 1000, "fpp": 0.05} for c in filtered}
+    )
 
 
 def _duckdb_nested(path: Path) -> None:
@@ -110,7 +126,7 @@ def _damaged(src: Path, out: Path) -> list[CorpusFile]:
     i64 = [meta.schema.column(i).path for i in range(meta.num_columns)].index("i64")
     chunk = meta.row_group(0).column(i64)
     first_page = chunk.dictionary_page_offset or chunk.data_page_offset
-    header, header_size = read_struct(data[first_page:first_page + 256])
+    header, header_size = read_struct(data[first_page : first_page + 256])
     body = first_page + header_size  # the first page's compressed bytes: field 3 of its PageHeader
     rng = random.Random(5)
     files = {
@@ -132,20 +148,42 @@ def _damaged(src: Path, out: Path) -> list[CorpusFile]:
     # Pages: inspect, probe and verify read footers and filters only; verify --rebuild and advise decode pages.
     pages = dict.fromkeys(_REBUILD_AND_ADVISE, 2)
     out_files += [
-        CorpusFile("page header garbage", _flip(src, out / "page-header.parquet", first_page, first_page + 64, 0xAB),
-                   "i64", "123", pages, "row group 0, column i64: pages do not decode"),
-        CorpusFile("compressed page bytes flipped", _flip(src, out / "page-body.parquet", body,
-                                                          body + header[3]), "i64", "123", pages,
-                   "row group 0, column i64: pages do not decode"),
+        CorpusFile(
+            "page header garbage",
+            _flip(src, out / "page-header.parquet", first_page, first_page + 64, 0xAB),
+            "i64",
+            "123",
+            pages,
+            "row group 0, column i64: pages do not decode",
+        ),
+        CorpusFile(
+            "compressed page bytes flipped",
+            _flip(src, out / "page-body.parquet", body, body + header[3]),
+            "i64",
+            "123",
+            pages,
+            "row group 0, column i64: pages do not decode",
+        ),
     ]
     # Filters: a header that does not parse, a bitset of zeros (excludes its own chunk's min and max).
     fchunk = meta.row_group(1).column(i64)
     off, flen = fchunk.bloom_filter_offset, fchunk.bloom_filter_length
-    bitset = off + read_struct(data[off:off + flen])[1]
+    bitset = off + read_struct(data[off : off + flen])[1]
     out_files += [
-        CorpusFile("filter header garbage", _flip(src, out / "filter-header.parquet", off, off + 6, 0x7F),
-                   "i64", "123", {"verify": 1, "verify --rebuild --json": 1}),
-        CorpusFile("filter bitset zeroed", _flip(src, out / "filter-bitset.parquet", bitset, off + flen, 0), "i64", "123", {"verify": 1, "verify --rebuild --json": 1}),
+        CorpusFile(
+            "filter header garbage",
+            _flip(src, out / "filter-header.parquet", off, off + 6, 0x7F),
+            "i64",
+            "123",
+            {"verify": 1, "verify --rebuild --json": 1},
+        ),
+        CorpusFile(
+            "filter bitset zeroed",
+            _flip(src, out / "filter-bitset.parquet", bitset, off + flen, 0),
+            "i64",
+            "123",
+            {"verify": 1, "verify --rebuild --json": 1},
+        ),
     ]
     return out_files
 
@@ -181,20 +219,27 @@ def _file_classes(root: Path) -> list[CorpusFile]:
     from .corpus import write_all
     from .corpus.rows import HIT_ID, key
 
-    return [CorpusFile(f"class {name}", sorted(d.glob("*.parquet"))[0], "k", str(key(HIT_ID)))
-            for name, d in write_all(root).items()]
+    return [
+        CorpusFile(f"class {name}", sorted(d.glob("*.parquet"))[0], "k", str(key(HIT_ID)))
+        for name, d in write_all(root).items()
+    ]
 
 
 # --- files by Spark and our writer (a JVM) ---
 
-_NESTED = ("id", "CAST(id AS STRING) AS s0", "sequence(id, id + (id % 3)) AS arr",
-           "named_struct('x', id * 2, 'y', concat('k', CAST(id AS STRING))) AS st",
-           "map(concat('a', CAST(id % 50 AS STRING)), id) AS m",
-           "array(named_struct('a', id % 40, 'b', CAST(id AS STRING))) AS arrst",
-           "CASE WHEN id < 3000 THEN NULL ELSE id END AS late", "CAST(NULL AS BIGINT) AS nothing")
+_NESTED = (
+    "id",
+    "CAST(id AS STRING) AS s0",
+    "sequence(id, id + (id % 3)) AS arr",
+    "named_struct('x', id * 2, 'y', concat('k', CAST(id AS STRING))) AS st",
+    "map(concat('a', CAST(id % 50 AS STRING)), id) AS m",
+    "array(named_struct('a', id % 40, 'b', CAST(id AS STRING))) AS arrst",
+    "CASE WHEN id < 3000 THEN NULL ELSE id END AS late",
+    "CAST(NULL AS BIGINT) AS nothing",
+)
 
 
-def _spark_nested(spark, out: Path, writer: str, legacy: bool = False) -> Path:  # noqa: ANN001
+def _spark_nested(spark, out: Path, writer: str, legacy: bool = False) -> Path:
     df = spark.range(0, 12_000).selectExpr(*_NESTED).coalesce(1)
     w = df.write.option("parquet.block.size", 64 * 1024)
     with spark_conf(spark, {"spark.sql.parquet.writeLegacyFormat": str(legacy).lower()}):
@@ -207,14 +252,18 @@ def _spark_nested(spark, out: Path, writer: str, legacy: bool = False) -> Path: 
     return _only(out)
 
 
-def spark_corpus(spark, root: Path) -> list[CorpusFile]:  # noqa: ANN001
+def spark_corpus(spark, root: Path) -> list[CorpusFile]:
     """Files by Spark's ``parquet`` and our writer, flat, nested, and encrypted."""
     files = [
         CorpusFile("spark flat", write_files("spark", root / "spark-flat", spark)[0], "str", "user-4-ü日"),
         CorpusFile("ours flat", write_files("ours", root / "ours-flat", spark)[0], "i64", "-4000000028"),
         CorpusFile("spark nested", _spark_nested(spark, root / "spark-nested", "spark"), "st.y", "k7"),
-        CorpusFile("spark nested, legacy lists", _spark_nested(spark, root / "spark-legacy", "spark", legacy=True),
-                   "late", "3001"),
+        CorpusFile(
+            "spark nested, legacy lists",
+            _spark_nested(spark, root / "spark-legacy", "spark", legacy=True),
+            "late",
+            "3001",
+        ),
         CorpusFile("ours nested", _spark_nested(spark, root / "ours-nested", "ours"), "st.y", "k7"),
     ]
     df = spark.range(0, 20_000).selectExpr("id * 2 AS k", "CAST(id % 2500 AS STRING) AS s").repartition(1)
@@ -227,8 +276,12 @@ def spark_corpus(spark, root: Path) -> list[CorpusFile]:  # noqa: ANN001
                 files.append(CorpusFile(name, path, "s", "17", ALL_2, "encrypted footer (Parquet modular encryption)"))
                 continue
             # The plaintext column s is read (its filter is plaintext too); all columns, or k, are refused.
-            message = ("(Parquet modular encryption; this tool holds no keys); encrypted columns: k; plaintext "
-                       "columns, for --columns: s")
-            files += [CorpusFile(name, path, "k", "17", ALL_2, message),
-                      CorpusFile(f"{name}, its plaintext column", path, "s", "17", columns="s")]
+            message = (
+                "(Parquet modular encryption; this tool holds no keys); encrypted columns: k; plaintext "
+                "columns, for --columns: s"
+            )
+            files += [
+                CorpusFile(name, path, "k", "17", ALL_2, message),
+                CorpusFile(f"{name}, its plaintext column", path, "s", "17", columns="s"),
+            ]
     return files

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
 # BLOOMPARQUET_LONG=1 runs the long property-based profile (more examples).
 settings.register_profile("default", max_examples=60, deadline=None)
@@ -65,7 +68,53 @@ class _Bridge:
 
 
 @pytest.fixture(scope="session")
-def bridge(spark):  # noqa: ANN001, ANN201
+def bridge(spark):
     from bloomparquet._session import jvm_bridge
 
     return _Bridge(spark._jvm.io.bloomparquet.testing.TestBridge, jvm_bridge(spark))
+
+
+@pytest.fixture(scope="session")
+def oracle(spark) -> Callable[..., list[tuple[Any, ...]]]:
+    """The rows every bloomparquet read must return: Spark's ``parquet`` with its pushdown off.
+
+    ``oracle(path, where)`` (sorted tuples); ``query`` maps the read DataFrame instead of or
+    after ``where`` (a join, a projection); ``schema`` reads with that schema."""
+
+    def answer(
+        path: Path | str,
+        where: str | None = None,
+        *,
+        query: Callable[[Any], Any] | None = None,
+        schema: str | None = None,
+    ) -> list[tuple[Any, ...]]:
+        with spark_conf(spark, PUSHDOWN_OFF):
+            reader = spark.read.schema(schema) if schema else spark.read
+            df = reader.parquet(str(path))
+            df = df if where is None else df.where(where)
+            return rows(df if query is None else query(df))
+
+    return answer
+
+
+@pytest.fixture(scope="session")
+def write_bloom_dir(tmp_path_factory) -> Callable[..., Path]:
+    """Writes a DataFrame (classic or Connect) with bloomparquet's writer into a fresh directory:
+    ``write_bloom_dir(df, columns, name, block_size, **options)`` returns the directory.
+    ``block_size`` (``parquet.block.size``, bytes) sets how many row groups the files get."""
+    import bloomparquet as bp
+
+    def write(df: Any, columns: Sequence[str] | str, name: str, block_size: int, **options: Any) -> Path:
+        out = tmp_path_factory.mktemp(name) / "written"
+        bp.write_bloom(df, str(out), columns, **{"parquet.block.size": str(block_size), **options})
+        return out
+
+    return write
+
+
+@pytest.fixture(scope="session")
+def fact(spark, tmp_path_factory) -> Path:
+    """The key-set tests' fact table (tests/key_set_fact.py), shared by their two modules."""
+    from .key_set_fact import write_fact
+
+    return write_fact(spark, tmp_path_factory.mktemp("keysets") / "fact")

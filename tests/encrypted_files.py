@@ -16,7 +16,8 @@ KEYS = {
     "parquet.encryption.key.access.token": "bloomparquet-encryption-tests",
     "parquet.encryption.kms.client.class": "io.bloomparquet.testing.InMemoryKms",
     "parquet.encryption.key.list": "kf: {}, kc: {}".format(
-        base64.b64encode(b"footer key 16 by").decode(), base64.b64encode(b"column key 16 by").decode()),
+        base64.b64encode(b"footer key 16 by").decode(), base64.b64encode(b"column key 16 by").decode()
+    ),
 }
 # Column k is sealed with its own key; the others stay plaintext (their filters too).
 WRITE_KEYS = {**KEYS, "parquet.encryption.footer.key": "kf", "parquet.encryption.column.keys": "kc: k"}
@@ -24,7 +25,7 @@ WRITE_KEYS = {**KEYS, "parquet.encryption.footer.key": "kf", "parquet.encryption
 FOOTERS = {"encrypted": "false", "plaintext": "true"}
 
 
-def write_encrypted(df, out: Path, writer: str, footer: str, ndv: dict[str, int]) -> None:  # noqa: ANN001
+def write_encrypted(df, out: Path, writer: str, footer: str, ndv: dict[str, int]) -> None:
     """``df`` (with a column ``k``) to the directory ``out`` by ``writer`` (``spark`` or ``ours``)
     with an ``encrypted`` or ``plaintext`` footer and filters on the columns of ``ndv`` (their
     expected distinct counts, for Spark's writer)."""
@@ -33,7 +34,9 @@ def write_encrypted(df, out: Path, writer: str, footer: str, ndv: dict[str, int]
     if writer == "spark":
         w = w.format("parquet")
         for c, n in ndv.items():
-            w = w.option(f"parquet.bloom.filter.enabled#{c}", "true").option(f"parquet.bloom.filter.expected.ndv#{c}", n)
+            w = w.option(f"parquet.bloom.filter.enabled#{c}", "true").option(
+                f"parquet.bloom.filter.expected.ndv#{c}", n
+            )
     else:
         w = w.format(WRITE_FORMAT).option("bloom.columns", ", ".join(ndv))
     w.save(str(out))

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
-def physical_values(array: pa.Array, physical_type: str, type_length: int | None = None):  # noqa: ANN201
+def physical_values(array: pa.Array, physical_type: str, type_length: int | None = None):
     """Non-null values of ``array`` as the physical type stores them."""
     array = pc.drop_null(array)
     t = array.type
@@ -33,7 +33,7 @@ def physical_values(array: pa.Array, physical_type: str, type_length: int | None
     return values
 
 
-def plain_bytes(values, physical_type: str) -> bytes:  # noqa: ANN001
+def plain_bytes(values, physical_type: str) -> bytes:
     """PLAIN encoding of ``physical_values`` output (BYTE_ARRAY with length prefixes)."""
     if physical_type == "BYTE_ARRAY":
         return b"".join(struct.pack("<i", len(v)) + v for v in values)
@@ -46,7 +46,7 @@ def plain_bytes(values, physical_type: str) -> bytes:  # noqa: ANN001
     return arr.astype(dtype).tobytes()
 
 
-def chunks(path: str):  # noqa: ANN201
+def chunks(path: str):
     """Yield (row_group, dotted_path, physical_type, type_length, values) for every column chunk."""
     f = pq.ParquetFile(path)
     meta = f.metadata

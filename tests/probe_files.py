@@ -92,9 +92,11 @@ def write_files(writer: str, out: Path, spark: Any = None) -> list[Path]:
     return sorted(out.glob("*.parquet"))
 
 
-@pytest.fixture(scope="module", params=[pytest.param(w, marks=[pytest.mark.spark] if w in ("spark", "ours") else [])
-                                        for w in WRITERS])
-def written(request, tmp_path_factory) -> tuple[str, list[Path]]:  # noqa: ANN001
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param(w, marks=[pytest.mark.spark] if w in ("spark", "ours") else []) for w in WRITERS],
+)
+def written(request, tmp_path_factory) -> tuple[str, list[Path]]:
     spark = request.getfixturevalue("spark") if request.param in ("spark", "ours") else None
     files = write_files(request.param, tmp_path_factory.mktemp(request.param) / "data.parquet", spark)
     return request.param, files

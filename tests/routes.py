@@ -24,32 +24,38 @@ Routes = dict[str, tuple[DataFrame, dict[str, str]]]
 
 
 @contextmanager
-def bloom_routes(spark, path: Path, name: str) -> Iterator[tuple[DataFrame, Routes]]:  # noqa: ANN001
+def bloom_routes(spark, path: Path, name: str) -> Iterator[tuple[DataFrame, Routes]]:
     """(oracle, routes) over ``path``: DataFrame reads in plan and task mode (with and without gap
     reads), SQL on the path (V2 and V1), catalog tables over the path (plan and task mode), a temp
     view over the table, and plain parquet opted in (DataFrame and a USING parquet table). The
     tables are named after ``name`` and dropped afterwards (external: the files stay)."""
-    tables = {f"{name}_bloom": "bloomparquet", f"{name}_task": "bloomparquet OPTIONS ('bloom.mode' = 'task')",
-              f"{name}_parquet": "parquet"}
+    tables = {
+        f"{name}_bloom": "bloomparquet",
+        f"{name}_task": "bloomparquet OPTIONS ('bloom.mode' = 'task')",
+        f"{name}_parquet": "parquet",
+    }
     for table, using in tables.items():
         spark.sql(f"CREATE TABLE {table} USING {using} LOCATION '{path}'")
     spark.sql(f"SELECT * FROM {name}_bloom").createOrReplaceTempView(f"{name}_view")
     sql = spark.sql(f"SELECT * FROM bloomparquet.`{path}`")
     # Each query re-plans (and re-prunes); reading the directory once saves listing and schema inference.
     try:
-        yield spark.read.parquet(str(path)), {
-            "plan": (bp.read_bloom(spark, str(path)), {}),
-            "task": (bp.read_bloom(spark, str(path), bloom_mode="task"), {}),
-            "plan_no_gap_reads": (bp.read_bloom(spark, str(path)), NO_GAP_READS),
-            "task_no_gap_reads": (bp.read_bloom(spark, str(path), bloom_mode="task"), NO_GAP_READS),
-            "sql": (sql, {}),
-            "sql_v1": (sql, V1_ROUTE),
-            "table": (spark.table(f"{name}_bloom"), {}),
-            "table_task": (spark.table(f"{name}_task"), {}),
-            "view": (spark.table(f"{name}_view"), {}),
-            "parquet_opt_in": (spark.read.parquet(str(path)), PARQUET_OPT_IN),
-            "parquet_table": (spark.table(f"{name}_parquet"), PARQUET_OPT_IN),
-        }
+        yield (
+            spark.read.parquet(str(path)),
+            {
+                "plan": (bp.read_bloom(spark, str(path)), {}),
+                "task": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), {}),
+                "plan_no_gap_reads": (bp.read_bloom(spark, str(path)), NO_GAP_READS),
+                "task_no_gap_reads": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), NO_GAP_READS),
+                "sql": (sql, {}),
+                "sql_v1": (sql, V1_ROUTE),
+                "table": (spark.table(f"{name}_bloom"), {}),
+                "table_task": (spark.table(f"{name}_task"), {}),
+                "view": (spark.table(f"{name}_view"), {}),
+                "parquet_opt_in": (spark.read.parquet(str(path)), PARQUET_OPT_IN),
+                "parquet_table": (spark.table(f"{name}_parquet"), PARQUET_OPT_IN),
+            },
+        )
     finally:
         spark.catalog.dropTempView(f"{name}_view")
         for table in tables:

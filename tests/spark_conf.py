@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
 
 
 @contextmanager
-def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN001
+def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:
     """Sets ``settings`` on the session for the block; each key gets its previous value back (or is unset)."""
     before = {k: spark.conf.get(k, None) for k in settings}
     for k, v in settings.items():
@@ -23,3 +24,9 @@ def spark_conf(spark, settings: dict[str, str]) -> Iterator[None]:  # noqa: ANN0
                 spark.conf.unset(k)
             else:
                 spark.conf.set(k, v)
+
+
+def rows(df) -> list[tuple[Any, ...]]:
+    """``df``'s rows as tuples in one order (by ``repr``: nulls and mixed types sort too), as
+    differential tests compare them."""
+    return sorted(map(tuple, df.collect()), key=repr)

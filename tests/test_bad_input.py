@@ -27,11 +27,17 @@ TABLE: dict[tuple[str, str], dict[str, str]] = {}
 
 
 @pytest.fixture(scope="module")
-def good(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def good(spark, tmp_path_factory) -> Path:
     """One directory of two files by our writer, with a filter on ``k`` (even keys)."""
     out = tmp_path_factory.mktemp("bad-input") / "good"
-    (spark.range(0, 20_000).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(2).write
-     .format("bloomparquet").option("bloom.columns", "k").save(str(out)))
+    (
+        spark.range(0, 20_000)
+        .selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s")
+        .repartition(2)
+        .write.format("bloomparquet")
+        .option("bloom.columns", "k")
+        .save(str(out))
+    )
     return out
 
 
@@ -70,14 +76,17 @@ def _outcome(run: Callable[[], list]) -> tuple[str, object]:
         return "error", _signature(e)
 
 
-def _routes(spark, d: str) -> dict:  # noqa: ANN001
-    return {"plan": lambda: bp.read_bloom(spark, d), "task": lambda: bp.read_bloom(spark, d, bloom_mode="task"),
-            "sql": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
+def _routes(spark, d: str) -> dict:
+    return {
+        "plan": lambda: bp.read_bloom(spark, d),
+        "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
+        "sql": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
+    }
 
 
 @pytest.mark.parametrize("ignore", ["false", "true"])
 @pytest.mark.parametrize("case", list(CASES))
-def test_bad_input_like_spark_parquet(spark, good: Path, tmp_path: Path, case: str, ignore: str) -> None:  # noqa: ANN001
+def test_bad_input_like_spark_parquet(spark, good: Path, tmp_path: Path, case: str, ignore: str) -> None:
     add, unreadable = CASES[case]
     d = tmp_path / "t"
     shutil.copytree(good, d)
@@ -108,5 +117,8 @@ def _show(outcome: tuple[str, object]) -> str:
 def _print_table() -> None:
     yield
     routes = ("parquet", "plan", "task", "sql")
-    publish("bad-input", ["input", "ignoreCorruptFiles", *routes],
-            [[c, i, *(r.get(x, "") for x in routes)] for (c, i), r in TABLE.items()])
+    publish(
+        "bad-input",
+        ["input", "ignoreCorruptFiles", *routes],
+        [[c, i, *(r.get(x, "") for x in routes)] for (c, i), r in TABLE.items()],
+    )

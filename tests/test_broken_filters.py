@@ -26,12 +26,10 @@ ROWS = 40_000
 
 
 @pytest.fixture(scope="module")
-def written(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def written(spark, write_bloom_dir) -> Path:
     """One file by our writer, several row groups, a filter on ``k`` (even keys) in each."""
-    out = tmp_path_factory.mktemp("broken") / "src"
-    (spark.range(0, ROWS).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(1).write
-     .format("bloomparquet").option("bloom.columns", "k").option("parquet.block.size", 65536).save(str(out)))
-    return next(out.glob("*.parquet"))
+    df = spark.range(0, ROWS).selectExpr("id * 2 AS k", "CAST(id AS STRING) AS s").repartition(1)
+    return next(write_bloom_dir(df, "k", "broken", 65536).glob("*.parquet"))
 
 
 @pytest.fixture
@@ -42,6 +40,7 @@ def copy(written: Path, tmp_path: Path) -> Path:
 
 
 # --- byte surgery ---
+
 
 def _varint(value: int, width: int = 1) -> bytes:
     """Unsigned LEB128, padded with continuation bytes to at least ``width`` (thrift readers accept that)."""
@@ -73,7 +72,7 @@ def _zigzag(value: int) -> int:
     return ((value << 1) ^ (value >> 31)) & 0xFFFFFFFF
 
 
-def edit_footer(spark, path: Path, rg: int, edit: Callable) -> None:  # noqa: ANN001
+def edit_footer(spark, path: Path, rg: int, edit: Callable) -> None:
     """Re-serialises the footer with ``edit`` applied to row group ``rg``'s first ColumnMetaData
     (parquet-format's thrift classes, through the session's JVM)."""
     data = path.read_bytes()
@@ -90,6 +89,7 @@ def edit_footer(spark, path: Path, rg: int, edit: Callable) -> None:  # noqa: AN
 
 
 # --- what parquet-java would conclude ---
+
 
 def _keys_of(path: Path, rg: int) -> np.ndarray:
     return pq.ParquetFile(path).read_row_group(rg, columns=["k"]).column("k").to_numpy()
@@ -118,13 +118,17 @@ def zero_padded(num_bytes: int) -> Callable[[bytes], bytes]:
 
 # --- the routes and the oracle ---
 
-def routes(spark, path: Path) -> dict:  # noqa: ANN001
+
+def routes(spark, path: Path) -> dict:
     d = str(path.parent)
-    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, bloom_mode="task"),
-            "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
+    return {
+        "plan": bp.read_bloom(spark, d),
+        "task": bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
+        "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
+    }
 
 
-def assert_every_route_finds(spark, path: Path, key: int, broken: int = 1) -> None:  # noqa: ANN001
+def assert_every_route_finds(spark, path: Path, key: int, broken: int = 1) -> None:
     where = f"k = {key}"
     with spark_conf(spark, PUSHDOWN_OFF):
         expected = spark.read.parquet(str(path.parent)).where(where).collect()
@@ -136,21 +140,22 @@ def assert_every_route_finds(spark, path: Path, key: int, broken: int = 1) -> No
             assert bp.scan_metrics(q)["bloomBrokenFilters"] == broken, name
 
 
-def assert_parquet_java_loses(spark, path: Path, key: int) -> None:  # noqa: ANN001
+def assert_parquet_java_loses(spark, path: Path, key: int) -> None:
     """The bug this file guards against is real: Spark's parquet with pushdown drops the row."""
     assert spark.read.parquet(str(path.parent)).where(f"k = {key}").count() == 0
 
 
 # --- filters our reader ignores and parquet-java misjudges ---
 
-def test_num_bytes_33(spark, copy: Path) -> None:  # noqa: ANN001
+
+def test_num_bytes_33(spark, copy: Path) -> None:
     key = key_parquet_java_drops(copy, 1, first_block)
     set_header_num_bytes(copy, 1, 33)
     assert_parquet_java_loses(spark, copy, key)
     assert_every_route_finds(spark, copy, key)
 
 
-def test_num_bytes_past_the_stated_length(spark, copy: Path) -> None:  # noqa: ANN001
+def test_num_bytes_past_the_stated_length(spark, copy: Path) -> None:
     size = 1 << 20
     key = key_parquet_java_drops(copy, 1, zero_padded(size))
     set_header_num_bytes(copy, 1, size)
@@ -158,7 +163,7 @@ def test_num_bytes_past_the_stated_length(spark, copy: Path) -> None:  # noqa: A
     assert_every_route_finds(spark, copy, key)
 
 
-def test_bitset_past_end_of_file(spark, copy: Path) -> None:  # noqa: ANN001
+def test_bitset_past_end_of_file(spark, copy: Path) -> None:
     set_header_num_bytes(copy, 1, 1 << 20)  # more than the file holds after the filter
     edit_footer(spark, copy, 1, lambda m: m.unsetBloom_filter_length())  # read header, then bitset
     assert pq.ParquetFile(copy).metadata.row_group(1).column(0).bloom_filter_length in (None, -1, 0)
@@ -167,13 +172,15 @@ def test_bitset_past_end_of_file(spark, copy: Path) -> None:  # noqa: ANN001
 
 # --- headers that claim huge lengths (footer kinds: tests/test_fault_matrix.py) ---
 
-def test_huge_header_num_bytes(spark, copy: Path) -> None:  # noqa: ANN001
+
+def test_huge_header_num_bytes(spark, copy: Path) -> None:
     set_header_num_bytes(copy, 1, 2**31 - 32)
     edit_footer(spark, copy, 1, lambda m: m.unsetBloom_filter_length())
     assert_every_route_finds(spark, copy, int(_keys_of(copy, 1)[3]))
 
 
 # --- filters that parse fine but contradict their chunk's statistics ---
+
 
 def _overwrite_bitset(path: Path, rg: int, bitset: Callable[[bytes], bytes]) -> None:
     """Replaces row group ``rg``'s stored bitset of ``k`` with ``bitset(old)`` in place."""
@@ -186,11 +193,14 @@ def _overwrite_bitset(path: Path, rg: int, bitset: Callable[[bytes], bytes]) -> 
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("damage", [
-    pytest.param(lambda old: bytes(len(old)), id="all-zero"),
-    pytest.param(lambda old: bytes(len(old) // 2) + old[len(old) // 2 :], id="first-half-zeroed"),
-])
-def test_filter_excluding_its_own_min_or_max_is_ignored(spark, copy: Path, damage: Callable) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda old: bytes(len(old)), id="all-zero"),
+        pytest.param(lambda old: bytes(len(old) // 2) + old[len(old) // 2 :], id="first-half-zeroed"),
+    ],
+)
+def test_filter_excluding_its_own_min_or_max_is_ignored(spark, copy: Path, damage: Callable) -> None:
     """A bitset that parses fine but excludes the chunk's own min or max is corrupt:
     ignored and counted, its row group read (our reader would otherwise lose the rows)."""
     _overwrite_bitset(copy, 1, damage)

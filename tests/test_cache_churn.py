@@ -37,15 +37,27 @@ SOAK_SECONDS = 180 if os.environ.get("BLOOMPARQUET_LONG") == "1" else 14
 
 
 @pytest.fixture(scope="module")
-def versions(spark, tmp_path_factory) -> dict[tuple[int, int], Path]:  # noqa: ANN001
+def versions(spark, tmp_path_factory) -> dict[tuple[int, int], Path]:
     """(file, generation) -> a file by our writer: generation g holds keys ``2 * n + g`` of file f's range.
     Plain, uncompressed: both generations of a file have the same length."""
     pool = tmp_path_factory.mktemp("churn-pool")
     for gen in (0, 1):
-        (spark.range(0, FILES * ROWS).selectExpr(f"CAST(id DIV {ROWS} AS INT) AS f", f"CAST(id DIV {ROWS} AS INT) AS fid",
-                                                 f"id * 2 + {gen} AS k", f"{gen} AS gen")
-         .coalesce(1).write.format("bloomparquet").option("bloom.columns", "k").option("compression", "none")
-         .option("parquet.enable.dictionary", "false").partitionBy("f").save(str(pool / str(gen))))
+        (
+            spark.range(0, FILES * ROWS)
+            .selectExpr(
+                f"CAST(id DIV {ROWS} AS INT) AS f",
+                f"CAST(id DIV {ROWS} AS INT) AS fid",
+                f"id * 2 + {gen} AS k",
+                f"{gen} AS gen",
+            )
+            .coalesce(1)
+            .write.format("bloomparquet")
+            .option("bloom.columns", "k")
+            .option("compression", "none")
+            .option("parquet.enable.dictionary", "false")
+            .partitionBy("f")
+            .save(str(pool / str(gen)))
+        )
     out = {(f, g): next((pool / str(g) / f"f={f}").glob("*.parquet")) for f in range(FILES) for g in (0, 1)}
     for f in range(FILES):
         assert out[(f, 0)].stat().st_size == out[(f, 1)].stat().st_size
@@ -53,7 +65,7 @@ def versions(spark, tmp_path_factory) -> dict[tuple[int, int], Path]:  # noqa: A
 
 
 @pytest.fixture
-def etag_fs(spark):  # noqa: ANN001, ANN201
+def etag_fs(spark):
     with spark_conf(spark, dict(spark._jvm.io.bloomparquet.testing.EtagFileSystem.settings())):
         yield
 
@@ -67,16 +79,16 @@ def _place(src: Path, dst: Path, mtime_ns: int | None) -> None:
     os.replace(tmp, dst)
 
 
-def _route(spark, url: str, route: str, cache: bool = True):  # noqa: ANN001, ANN201
+def _route(spark, url: str, route: str, cache: bool = True):
     if route == "sql":
         return spark.sql(f"SELECT * FROM bloomparquet.`{url}`")
-    return bp.read_bloom(spark, url, bloom_cache=cache, bloom_mode=route)
+    return bp.read_bloom(spark, url, **{"bloom.cache": cache, "bloom.mode": route})
 
 
 ROUTES = ("plan", "task", "sql")
 
 
-def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Path, etag_fs) -> None:
     table = tmp_path / "t"
     table.mkdir()
     target = table / "f0.parquet"
@@ -95,7 +107,7 @@ def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Pa
         assert _route(spark, url, name).where(f"k = {odd}").collect() == expected, name
 
 
-def test_reused_task_mode_dataframe_reads_a_replaced_file_anew(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+def test_reused_task_mode_dataframe_reads_a_replaced_file_anew(spark, versions, tmp_path: Path, etag_fs) -> None:
     """A DataFrame keeps the listing it was made with, and a second action on it reuses its physical
     plan. In task mode the decisions are made in the tasks of each action: a file replaced in place since
     (same length, same modification time) is judged by its new filters, the etag asked of the store.
@@ -117,7 +129,7 @@ def test_reused_task_mode_dataframe_reads_a_replaced_file_anew(spark, versions, 
 LOCAL_ROUTES = ("plan", "task", "sql", "table", "parquet")
 
 
-def _local_route(spark, table: Path, route: str):  # noqa: ANN001, ANN202
+def _local_route(spark, table: Path, route: str):
     if route == "table":
         spark.sql("DROP TABLE IF EXISTS churn_t")  # external: its files stay
         spark.sql(f"CREATE TABLE churn_t USING bloomparquet LOCATION '{table}'")
@@ -141,7 +153,7 @@ def _replace_keeping_times(src: Path, dst: Path, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["rename", "overwrite"])
-def test_local_file_replaced_with_same_length_and_mtime_is_reread(spark, versions, tmp_path: Path, how: str) -> None:  # noqa: ANN001
+def test_local_file_replaced_with_same_length_and_mtime_is_reread(spark, versions, tmp_path: Path, how: str) -> None:
     table = tmp_path / "t"
     table.mkdir()
     target = table / "f0.parquet"
@@ -159,23 +171,33 @@ def test_local_file_replaced_with_same_length_and_mtime_is_reread(spark, version
 
 
 @pytest.fixture(scope="module")
-def layered(spark, tmp_path_factory) -> dict[int, Path]:  # noqa: ANN001
+def layered(spark, tmp_path_factory) -> dict[int, Path]:
     """Generation -> one file of several row groups (keys ``2 * n + g``, ascending: the key's parity is
     its generation), both of one length."""
     pool = tmp_path_factory.mktemp("layered")
     for gen in (0, 1):
-        (spark.range(0, ROWS).selectExpr(f"id * 2 + {gen} AS k").coalesce(1).write
-         .format("bloomparquet").option("bloom.columns", "k").option("compression", "none")
-         .option("parquet.enable.dictionary", "false").option("parquet.block.size", 8192)
-         # A page's CRC is a varint in its header: its length would differ between generations.
-         .option("parquet.page.write-checksum.enabled", "false").save(str(pool / str(gen))))
+        (
+            spark.range(0, ROWS)
+            .selectExpr(f"id * 2 + {gen} AS k")
+            .coalesce(1)
+            .write.format("bloomparquet")
+            .option("bloom.columns", "k")
+            .option("compression", "none")
+            .option("parquet.enable.dictionary", "false")
+            .option("parquet.block.size", 8192)
+            # A page's CRC is a varint in its header: its length would differ between generations.
+            .option("parquet.page.write-checksum.enabled", "false")
+            .save(str(pool / str(gen)))
+        )
     out = {g: next((pool / str(g)).glob("*.parquet")) for g in (0, 1)}
     assert out[0].stat().st_size == out[1].stat().st_size
     return out
 
 
 @pytest.mark.parametrize("how", ["rename", "overwrite"])
-def test_reused_plan_mode_dataframe_reads_a_cut_file_whole_once_replaced(spark, layered, tmp_path: Path, how: str) -> None:  # noqa: ANN001
+def test_reused_plan_mode_dataframe_reads_a_cut_file_whole_once_replaced(
+    spark, layered, tmp_path: Path, how: str
+) -> None:
     """Plan mode cuts a file's splits down to the row groups its footer left in play, and a second
     action reuses those splits. The task checks the file is still the version planning judged: one
     replaced since (same length, same modification time) is read whole, once, by one task."""
@@ -185,7 +207,7 @@ def test_reused_plan_mode_dataframe_reads_a_cut_file_whole_once_replaced(spark, 
     _place(layered[0], target, None)
     low, high = 2 * 10, 2 * (ROWS - 10) + 1  # `low` in generation 0's first row group; `high` in generation 1 only
     where = f"k = {low} OR k = {high}"
-    df = bp.read_bloom(spark, str(table), bloom_mode="plan").where(where)
+    df = bp.read_bloom(spark, str(table), **{"bloom.mode": "plan"}).where(where)
     assert [r.k for r in df.collect()] == [low]
     first = bp.scan_metrics(df)
     assert first["bloomRowGroupsTotal"] > 2 and first["bloomRowGroupsPrunedByStats"] > 0, first  # the file was cut
@@ -204,10 +226,10 @@ class _RWLock:
     def __init__(self) -> None:
         self._cond, self._readers, self._writing, self._waiting = threading.Condition(), 0, False, 0
 
-    def read(self):  # noqa: ANN201
+    def read(self):
         return _Held(self, write=False)
 
-    def write(self):  # noqa: ANN201
+    def write(self):
         return _Held(self, write=True)
 
 
@@ -298,7 +320,7 @@ def _vanished(e: Exception) -> bool:
     return any(m in s for m in ("FileNotFoundException", "NoSuchFileException", "FILE_NOT_EXIST", "does not exist"))
 
 
-def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: ANN001
+def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:
     root = tmp_path / "t"
     root.mkdir()
     table, lock, stop = _Table(root, versions), _RWLock(), threading.Event()
@@ -313,7 +335,7 @@ def test_churn_soak(spark, versions, tmp_path: Path, etag_fs) -> None:  # noqa: 
     phase = {"during": False}
     guard = threading.Lock()
 
-    def query(session, cache: bool, seed: int) -> None:  # noqa: ANN001
+    def query(session, cache: bool, seed: int) -> None:
         rng = random.Random(seed)
         while not stop.is_set():
             keys = [rng.randrange(2 * FILES * ROWS) for _ in range(3)]

@@ -24,17 +24,26 @@ def lake(tmp_path_factory) -> Path:
     rng = np.random.default_rng(5)
     for n in range(2):
         ids = rng.permutation(6_000) * 2 + n
-        table = pa.table({"id": pa.array(ids, pa.int64()), "s": pa.array([f"u{i}" for i in ids]),
-                          "plain": pa.array(ids % 7, pa.int32())})
-        pq.write_table(table, root / f"part-{n}.parquet", row_group_size=2_000,
-                       bloom_filter_options={c: {"ndv": 2_000, "fpp": 0.01} for c in ("id", "s")})
+        table = pa.table(
+            {
+                "id": pa.array(ids, pa.int64()),
+                "s": pa.array([f"u{i}" for i in ids]),
+                "plain": pa.array(ids % 7, pa.int32()),
+            }
+        )
+        pq.write_table(
+            table,
+            root / f"part-{n}.parquet",
+            row_group_size=2_000,
+            bloom_filter_options={c: {"ndv": 2_000, "fpp": 0.01} for c in ("id", "s")},
+        )
     (root / "_SUCCESS").write_bytes(b"")
     (root / ".hidden.parquet").write_bytes(b"not parquet")
     return root
 
 
 @pytest.fixture
-def failing_fs(spark, bridge):  # noqa: ANN001, ANN201
+def failing_fs(spark, bridge):
     """The ``failing://`` file system mounted in the session, never failing."""
     settings = dict(spark._jvm.io.bloomparquet.testing.FailingFileSystem.settings(-1, False))
     for k, v in settings.items():
@@ -67,7 +76,7 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
-def test_hadoop_path_reports_equal_local(lake: Path, failing_fs, capsys, command) -> None:  # noqa: ANN001
+def test_hadoop_path_reports_equal_local(lake: Path, failing_fs, capsys, command) -> None:
     def argv(where: str) -> list[str]:
         name, *rest = command
         if name == "probe":
@@ -83,14 +92,14 @@ def test_hadoop_path_reports_equal_local(lake: Path, failing_fs, capsys, command
         assert len(paths) == 2 and all(p.startswith("failing:") and "part-" in p for p in paths)
 
 
-def test_spark_flag_reads_plain_paths_through_hadoop(lake: Path, spark, capsys) -> None:  # noqa: ANN001
+def test_spark_flag_reads_plain_paths_through_hadoop(lake: Path, spark, capsys) -> None:
     _, local = _report(capsys, "inspect", str(lake / "part-0.parquet"))
     _, through = _report(capsys, "inspect", "--spark", str(lake / "part-0.parquet"))
     assert _local_form(through, lake) == _local_form(local, lake)
     assert through["files"][0]["path"].startswith("file:")
 
 
-def test_hadoop_path_bad_input_exits_2(lake: Path, failing_fs, capsys) -> None:  # noqa: ANN001
+def test_hadoop_path_bad_input_exits_2(lake: Path, failing_fs, capsys) -> None:
     assert main(["inspect", f"failing://{lake}/nothing-here*"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("bloomparquet: failing://") and "\n" not in err

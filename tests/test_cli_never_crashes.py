@@ -37,12 +37,12 @@ _WORKERS = 2
 
 
 @pytest.fixture(scope="module")
-def local_files(tmp_path_factory) -> list[CorpusFile]:  # noqa: ANN001
+def local_files(tmp_path_factory) -> list[CorpusFile]:
     return local_corpus(tmp_path_factory.mktemp("cli-corpus-local"))
 
 
 @pytest.fixture(scope="module")
-def spark_files(spark, tmp_path_factory) -> list[CorpusFile]:  # noqa: ANN001
+def spark_files(spark, tmp_path_factory) -> list[CorpusFile]:
     return spark_corpus(spark, tmp_path_factory.mktemp("cli-corpus-spark"))
 
 
@@ -108,8 +108,11 @@ def _report_problems(variant: str, report: dict) -> list[str]:
     if variant.startswith("verify --rebuild"):
         return [f"verify note: {n}" for f in report["files"] for n in f["notes"]]
     if variant.startswith("advise"):
-        return [f"advise: {c['column']}: {c['reason']}" for c in report["columns"]
-                if not c["reason"] or c["reason"].startswith("values not readable")]
+        return [
+            f"advise: {c['column']}: {c['reason']}"
+            for c in report["columns"]
+            if not c["reason"] or c["reason"].startswith("values not readable")
+        ]
     return []
 
 
@@ -140,7 +143,7 @@ def _check_leaf_paths(files: Sequence[CorpusFile]) -> int:
     for f in {f.path: f for f in files if not f.exits and f.columns is None}.values():
         data = f.path.read_bytes()
         length = int.from_bytes(data[-8:-4], "little")
-        meta = rawfooter.decode(data[len(data) - 8 - length:-8])
+        meta = rawfooter.decode(data[len(data) - 8 - length : -8])
         schema = pq.ParquetFile(f.path).metadata.schema
         assert rawfooter.leaf_paths(meta) == [schema.column(i).path for i in range(len(schema))], f.name
         assert rawfooter.encrypted_columns(meta) == []
@@ -160,15 +163,25 @@ def test_leaf_paths_of_spark_files(spark_files: list[CorpusFile]) -> None:
     assert _check_leaf_paths(spark_files) >= 5
 
 
-def test_advise_on_nested_leaves(local_files: list[CorpusFile], capsys) -> None:  # noqa: ANN001
+def test_advise_on_nested_leaves(local_files: list[CorpusFile], capsys) -> None:
     """advise names every leaf by its dotted path: leaves inside a list or map are measured but not
     recommended (readers and retrofit use filters of top-level and struct fields only), a column of
     nulls has no values, a struct field is advised as any column."""
     (f,) = {f.path: f for f in local_files if f.name.startswith("pyarrow nested")}.values()
     assert cli.main(["advise", str(f.path), "--json"]) == 0
     cols = {c["column"]: c for c in json.loads(capsys.readouterr().out)["columns"]}
-    assert set(cols) == {"id", "l.list.element", "s.x", "s.y", "m.key_value.key", "m.key_value.value",
-                         "ls.list.element.a", "ls.list.element.b", "late", "nothing"}  # not the boolean
+    assert set(cols) == {
+        "id",
+        "l.list.element",
+        "s.x",
+        "s.y",
+        "m.key_value.key",
+        "m.key_value.value",
+        "ls.list.element.a",
+        "ls.list.element.b",
+        "late",
+        "nothing",
+    }  # not the boolean
     for name in ("l.list.element", "m.key_value.key", "m.key_value.value", "ls.list.element.a", "ls.list.element.b"):
         assert not cols[name]["recommend"] and cols[name]["reason"].startswith("inside a list or map"), cols[name]
         assert cols[name]["ndv_per_row_group"]["mean"] > 0, cols[name]
@@ -177,15 +190,18 @@ def test_advise_on_nested_leaves(local_files: list[CorpusFile], capsys) -> None:
 
 
 @pytest.mark.spark
-def test_retrofit_refusals_are_one_line(spark_files: list[CorpusFile], local_files: list[CorpusFile],
-                                        tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_retrofit_refusals_are_one_line(
+    spark_files: list[CorpusFile], local_files: list[CorpusFile], tmp_path: Path, capsys
+) -> None:
     """retrofit (a Spark job, run in this process's session: a JVM per subprocess would cost more than
     the whole corpus run) prints its job's refusal as the tools print bad input: one line, exit 2,
     naming the file. On copies: a refused file must stay as it was."""
     by_name = {f.name: f for f in spark_files + local_files}
-    cases = [("spark encrypted, plaintext footer", "s", "neither decrypt such files"),
-             ("garbage footer", "i64", ""),
-             ("pyarrow nested", "l.list.element", "is inside an array or map")]
+    cases = [
+        ("spark encrypted, plaintext footer", "s", "neither decrypt such files"),
+        ("garbage footer", "i64", ""),
+        ("pyarrow nested", "l.list.element", "is inside an array or map"),
+    ]
     for i, (name, column, text) in enumerate(cases):
         source = by_name[name].path
         copy = tmp_path / str(i) / source.name

@@ -22,7 +22,7 @@ from .probe_files import COLUMNS, DUCKDB_CANNOT_PROBE, WRITERS, present, probe_v
 __all__ = ["written"]  # a fixture
 
 
-def test_probe_agrees_with_duckdb(written) -> None:  # noqa: ANN001
+def test_probe_agrees_with_duckdb(written) -> None:
     writer, files = written
     con = duckdb.connect()
     agreed = excluded_both = 0
@@ -31,8 +31,11 @@ def test_probe_agrees_with_duckdb(written) -> None:  # noqa: ANN001
         assert meta.num_row_groups >= 2, f"{writer}: want several row groups"
         data = pq.read_table(path)
         starts = list(np.cumsum([0] + [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]))
-        filtered = {meta.row_group(0).column(c).path_in_schema for c in range(meta.num_columns)
-                    if meta.row_group(0).column(c).bloom_filter_offset is not None}
+        filtered = {
+            meta.row_group(0).column(c).path_in_schema
+            for c in range(meta.num_columns)
+            if meta.row_group(0).column(c).bloom_filter_offset is not None
+        }
         assert filtered >= set(WRITERS[writer]) - {"i8"} - ({"ts_ns"} if writer == "duckdb" else set()), filtered
         for name in sorted(filtered):
             values = probe_values(name, data)
@@ -40,9 +43,12 @@ def test_probe_agrees_with_duckdb(written) -> None:  # noqa: ANN001
             ours = report["files"][0]["row_groups"]
             holds = present(data, name, starts) if not pa.types.is_timestamp(COLUMNS[name][0]) else None
             for i, (text, param) in enumerate(values):
-                got = dict(con.execute(
-                    "SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
-                    [str(path), name, param]).fetchall())
+                got = dict(
+                    con.execute(
+                        "SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
+                        [str(path), name, param],
+                    ).fetchall()
+                )
                 for g in ours:
                     mine = g["values"][i]["result"] == "excluded"
                     if holds is not None and text in holds[g["index"]]:
@@ -60,20 +66,26 @@ def pyarrow_file(tmp_path_factory) -> Path:
     return write_files("pyarrow", tmp_path_factory.mktemp("hyp") / "data.parquet")[0]
 
 
-@given(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=5),
-       st.lists(st.text(max_size=12), min_size=1, max_size=5))
+@given(
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=5),
+    st.lists(st.text(max_size=12), min_size=1, max_size=5),
+)
 def test_probe_agrees_with_duckdb_any_value(pyarrow_file: Path, ints: list[int], texts: list[str]) -> None:
     con = duckdb.connect()
     for name, values in (("i64", ints), ("str", texts)):
         report = probe.run([str(pyarrow_file)], name, [str(v) for v in values])
         for i, v in enumerate(values):
-            got = dict(con.execute("SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
-                                   [str(pyarrow_file), name, v]).fetchall())
+            got = dict(
+                con.execute(
+                    "SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
+                    [str(pyarrow_file), name, v],
+                ).fetchall()
+            )
             for g in report["files"][0]["row_groups"]:
                 assert (g["values"][i]["result"] == "excluded") == got[g["index"]], (name, v, g["index"])
 
 
-def test_verify_rebuild_passes_on_every_writer(written) -> None:  # noqa: ANN001
+def test_verify_rebuild_passes_on_every_writer(written) -> None:
     """Every stored value of every type, read back with pyarrow and hashed, is in its chunk's filter."""
     from bloomparquet.tools import verify
 

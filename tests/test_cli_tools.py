@@ -25,12 +25,14 @@ ROWS, RG = 20_000, 5_000
 def data(tmp_path_factory) -> Path:
     """4 row groups: id and s (shuffled, distinct, with filters), f (float, filter), plain (no filter)."""
     ids = np.random.default_rng(11).permutation(ROWS) * 2  # even ids stored, odd ones absent
-    table = pa.table({
-        "id": pa.array(ids, pa.int64()),
-        "s": pa.array([f"user-{i}" for i in ids]),
-        "f": pa.array(ids / 4.0 - 100.0),
-        "plain": pa.array(ids % 97, pa.int32()),
-    })
+    table = pa.table(
+        {
+            "id": pa.array(ids, pa.int64()),
+            "s": pa.array([f"user-{i}" for i in ids]),
+            "f": pa.array(ids / 4.0 - 100.0),
+            "plain": pa.array(ids % 97, pa.int32()),
+        }
+    )
     path = tmp_path_factory.mktemp("cli") / "data.parquet"
     opts = {c: {"ndv": RG, "fpp": 0.01} for c in ("id", "s", "f")}
     pq.write_table(table, path, row_group_size=RG, bloom_filter_options=opts)
@@ -50,10 +52,12 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
 
 def _row_groups_holding(path: Path, column: str, value: object) -> set[int]:
     f = pq.ParquetFile(path)
-    return {rg for rg in range(f.metadata.num_row_groups) if value in f.read_row_group(rg, [column]).column(0).to_pylist()}
+    return {
+        rg for rg in range(f.metadata.num_row_groups) if value in f.read_row_group(rg, [column]).column(0).to_pylist()
+    }
 
 
-def test_inspect_reports_filters_estimates_and_statistics(data: Path, capsys) -> None:  # noqa: ANN001
+def test_inspect_reports_filters_estimates_and_statistics(data: Path, capsys) -> None:
     code, report = _json(capsys, "inspect", str(data))
     assert code == 0 and report["command"] == "inspect" and report["version"] == 1
     (file,) = report["files"]
@@ -94,7 +98,7 @@ def test_estimators_match_the_filter() -> None:
     assert estimate.estimated_ndv(SplitBlockBloomFilter.from_bytes(b"\xff" * 64)) is None
 
 
-def test_probe_excludes_absent_values_and_keeps_stored_ones(data: Path, capsys) -> None:  # noqa: ANN001
+def test_probe_excludes_absent_values_and_keeps_stored_ones(data: Path, capsys) -> None:
     absent = [str(2 * i + 1) for i in range(200)]
     code, report = _json(capsys, "probe", str(data), "id", "4242", *absent)
     assert code == 0 and report["command"] == "probe"
@@ -111,7 +115,7 @@ def test_probe_excludes_absent_values_and_keeps_stored_ones(data: Path, capsys) 
     assert s["row_groups"] == 4 and s["excluded"] + s["may_contain"] == 4 and s["no_filter"] == 0
 
 
-def test_probe_string_and_no_filter(data: Path, capsys) -> None:  # noqa: ANN001
+def test_probe_string_and_no_filter(data: Path, capsys) -> None:
     _, report = _json(capsys, "probe", str(data), "s", "user-4242", "nobody")
     holding = _row_groups_holding(data, "s", "user-4242")
     for g in report["files"][0]["row_groups"]:
@@ -122,7 +126,7 @@ def test_probe_string_and_no_filter(data: Path, capsys) -> None:  # noqa: ANN001
     assert report["summary"]["no_filter"] == 4
 
 
-def test_probe_never_excludes_nan_or_zero(data: Path, capsys) -> None:  # noqa: ANN001
+def test_probe_never_excludes_nan_or_zero(data: Path, capsys) -> None:
     _, report = _json(capsys, "probe", str(data), "f", "nan", "0", "-0.0", "123456.75")
     for g in report["files"][0]["row_groups"]:
         assert [v["result"] for v in g["values"][:3]] == ["may-contain"] * 3
@@ -130,20 +134,20 @@ def test_probe_never_excludes_nan_or_zero(data: Path, capsys) -> None:  # noqa: 
     assert report["files"][0]["parsed"][:3] == [None, None, None]
 
 
-def _corrupt(src: Path, dst: Path, edit) -> None:  # noqa: ANN001
+def _corrupt(src: Path, dst: Path, edit) -> None:
     data = bytearray(src.read_bytes())
     edit(data)
     dst.write_bytes(bytes(data))
 
 
-def test_verify_passes_good_files(data: Path, capsys) -> None:  # noqa: ANN001
+def test_verify_passes_good_files(data: Path, capsys) -> None:
     code, report = _json(capsys, "verify", "--rebuild", str(data))
     assert code == 0 and report["ok"] and report["summary"] == {"files": 1, "filters": 12, "findings": 0}
     code, text, _ = _run(capsys, "verify", str(data))
     assert code == 0 and "0 findings" in text
 
 
-def test_verify_rebuild_finds_a_zeroed_block(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_verify_rebuild_finds_a_zeroed_block(data: Path, tmp_path: Path, capsys) -> None:
     _, report = _json(capsys, "inspect", str(data), "--columns", "id")
     chunk = report["files"][0]["row_groups"][0]["columns"][0]
     value = pq.ParquetFile(data).read_row_group(0, ["id"]).column(0)[17].as_py()
@@ -165,7 +169,7 @@ def test_verify_rebuild_finds_a_zeroed_block(data: Path, tmp_path: Path, capsys)
     assert probed["files"][0]["row_groups"][0]["result"] == "excluded"
 
 
-def test_verify_finds_a_malformed_header(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_verify_finds_a_malformed_header(data: Path, tmp_path: Path, capsys) -> None:
     _, report = _json(capsys, "inspect", str(data), "--columns", "s")
     chunk = report["files"][0]["row_groups"][2]["columns"][0]
     off = chunk["filter_offset"]
@@ -190,10 +194,13 @@ def _varint(n: int) -> bytes:
             return bytes(out)
 
 
-def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:
     src = tmp_path / "big.parquet"
-    pq.write_table(pa.table({"k": pa.array(np.arange(20_000), pa.int64())}), src,
-                   bloom_filter_options={"k": {"ndv": 10_000, "fpp": 0.01}})
+    pq.write_table(
+        pa.table({"k": pa.array(np.arange(20_000), pa.int64())}),
+        src,
+        bloom_filter_options={"k": {"ndv": 10_000, "fpp": 0.01}},
+    )
     _, report = _json(capsys, "inspect", str(src))
     chunk = report["files"][0]["row_groups"][0]["columns"][0]
     off, nb = chunk["filter_offset"], chunk["filter_bytes"]
@@ -218,10 +225,10 @@ def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:  # noqa: A
         (["probe", "{data}", "id", "one"], "cannot read 'one'"),
         (["probe", "{data}", "id", "1.5"], "cannot read '1.5'"),
         (["inspect", "{data}", "--columns", "id,zz"], "'zz' is not a column"),
-        (["advise", "{data}", "--fpp", "2"], "--fpp"),
+        (["advise", "{data}", "--fpp", "2"], "option 'bloom.fpp' = '2.0': expected a probability"),
     ],
 )
-def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:  # noqa: ANN001
+def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:
     (tmp_path / "text.parquet").write_text("hello, not parquet at all")
     argv = [a.format(d=tmp_path, data=data) for a in argv]
     code, out, err = _run(capsys, *argv)
@@ -232,8 +239,9 @@ def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, arg
 def test_module_entry_point_exit_codes_and_no_spark(data: Path, tmp_path: Path) -> None:
     """``python -m bloomparquet``: exit 2 without a traceback; the tools never import pyspark."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")}
-    bad = subprocess.run([sys.executable, "-m", "bloomparquet", "probe", str(data), "id", "x"],
-                         capture_output=True, text=True, env=env)
+    bad = subprocess.run(
+        [sys.executable, "-m", "bloomparquet", "probe", str(data), "id", "x"], capture_output=True, text=True, env=env
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.startswith("bloomparquet: ")
     script = (
         "import sys, contextlib, io\n"
@@ -248,7 +256,7 @@ def test_module_entry_point_exit_codes_and_no_spark(data: Path, tmp_path: Path) 
     assert run.stdout.strip() == "[0, 0, 0, 0] []", run.stdout + run.stderr
 
 
-def test_paths_recurse_skip_hidden_and_glob(data: Path, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_paths_recurse_skip_hidden_and_glob(data: Path, tmp_path: Path, capsys) -> None:
     root = tmp_path / "table"
     for sub in ("p=1", "p=2", "_temporary", ".hidden"):
         (root / sub).mkdir(parents=True)
@@ -261,15 +269,17 @@ def test_paths_recurse_skip_hidden_and_glob(data: Path, tmp_path: Path, capsys) 
     assert len(report["files"]) == 2 and report["summary"]["row_groups"] == 8
 
 
-def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, capsys) -> None:
     n = 80_000
     rng = np.random.default_rng(3)
-    table = pa.table({
-        "sorted_id": pa.array(np.arange(n), pa.int64()),
-        "user": pa.array([f"u{i:08d}" for i in rng.permutation(n)]),
-        "country": pa.array([f"c{i}" for i in rng.integers(0, 20, n)]),
-        "flag": pa.array(rng.integers(0, 2, n) == 1),
-    })
+    table = pa.table(
+        {
+            "sorted_id": pa.array(np.arange(n), pa.int64()),
+            "user": pa.array([f"u{i:08d}" for i in rng.permutation(n)]),
+            "country": pa.array([f"c{i}" for i in rng.integers(0, 20, n)]),
+            "flag": pa.array(rng.integers(0, 2, n) == 1),
+        }
+    )
     d = tmp_path / "t"
     d.mkdir()
     pq.write_table(table.slice(0, n // 2), d / "a.parquet", row_group_size=8_000)
@@ -295,7 +305,7 @@ def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, 
     assert code == 0 and "min/max statistics already prune" in text and "bloomparquet retrofit" in text
 
 
-def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:  # noqa: ANN001
+def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:
     code, report = _json(capsys, "advise", str(data))
     cols = {c["column"]: c for c in report["columns"]}
     assert code == 0 and cols["id"]["with_filter"] == 4 and not cols["id"]["recommend"]
@@ -304,7 +314,7 @@ def test_advise_skips_columns_that_have_filters(data: Path, capsys) -> None:  # 
     assert report["retrofit"] == []
 
 
-def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:  # noqa: ANN001
+def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     import io
 
     for i in range(21):
@@ -325,15 +335,22 @@ def test_progress_on_a_terminal_for_many_files(data: Path, tmp_path: Path, monke
     assert err2.getvalue() == ""
 
 
-def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:
     ids = np.random.default_rng(1).permutation(4000)
-    table = pa.table({
-        "s": pa.StructArray.from_arrays([pa.array(ids.astype(np.int64)), pa.array([f"k{i}" for i in ids])],
-                                        names=["x", "y"]),
-        "l": pa.array([[int(i), int(i) + 1] for i in ids], pa.list_(pa.int64())),
-    })
+    table = pa.table(
+        {
+            "s": pa.StructArray.from_arrays(
+                [pa.array(ids.astype(np.int64)), pa.array([f"k{i}" for i in ids])], names=["x", "y"]
+            ),
+            "l": pa.array([[int(i), int(i) + 1] for i in ids], pa.list_(pa.int64())),
+        }
+    )
     path = tmp_path / "nested.parquet"
-    opts = {"s.x": {"ndv": 1000, "fpp": 0.01}, "s.y": {"ndv": 1000, "fpp": 0.01}, "l.list.element": {"ndv": 2000, "fpp": 0.01}}
+    opts = {
+        "s.x": {"ndv": 1000, "fpp": 0.01},
+        "s.y": {"ndv": 1000, "fpp": 0.01},
+        "l.list.element": {"ndv": 2000, "fpp": 0.01},
+    }
     pq.write_table(table, path, row_group_size=1000, bloom_filter_options=opts)
     code, report = _json(capsys, "verify", "--rebuild", str(path))
     assert code == 0 and report["summary"]["filters"] == 12 and report["files"][0]["notes"] == []
@@ -343,13 +360,14 @@ def test_nested_struct_and_list_columns(tmp_path: Path, capsys) -> None:  # noqa
         assert results[0] == "may-contain" and results.count("excluded") >= 2, (column, results)
 
 
-def test_advise_tells_dictionary_only_chunks_from_plain_fallback(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+def test_advise_tells_dictionary_only_chunks_from_plain_fallback(tmp_path: Path, capsys) -> None:
     """A dictionary small enough for its page limit covers every page; a high-cardinality
     column whose dictionary outgrows the limit falls back to plain pages (the reason says so)."""
     rng = np.random.default_rng(3)
     n = 40_000
-    table = pa.table({"few": pa.array(rng.integers(0, 50, n), pa.int64()),
-                      "many": pa.array(rng.permutation(n) * 7, pa.int64())})
+    table = pa.table(
+        {"few": pa.array(rng.integers(0, 50, n), pa.int64()), "many": pa.array(rng.permutation(n) * 7, pa.int64())}
+    )
     path = tmp_path / "dict.parquet"
     pq.write_table(table, path, row_group_size=10_000, dictionary_pagesize_limit=4_096)
     code, report = _json(capsys, "advise", str(path), "--columns", "few,many")

@@ -14,7 +14,9 @@ from bloomparquet.tools.types import ColumnType
 from bloomparquet.tools.values import MAY_CONTAIN, hash_values, parse_value
 
 
-def _col(physical: str, logical: dict | None = None, precision: int = -1, scale: int = -1, length: int = 0) -> ColumnType:
+def _col(
+    physical: str, logical: dict | None = None, precision: int = -1, scale: int = -1, length: int = 0
+) -> ColumnType:
     return ColumnType("c", physical, logical or {"Type": "None"}, precision, scale, length)
 
 
@@ -56,8 +58,11 @@ def _ts(unit: str, utc: bool = True) -> ColumnType:
         (_col("BYTE_ARRAY"), "0xABcd", b"\xab\xcd"),
         (_col("BYTE_ARRAY"), "plain", b"plain"),
         (_col("FIXED_LEN_BYTE_ARRAY", length=2), "0x0102", b"\x01\x02"),
-        (_col("FIXED_LEN_BYTE_ARRAY", {"Type": "UUID"}, length=16), "12345678-1234-5678-1234-567812345678",
-         uuid.UUID("12345678-1234-5678-1234-567812345678").bytes),
+        (
+            _col("FIXED_LEN_BYTE_ARRAY", {"Type": "UUID"}, length=16),
+            "12345678-1234-5678-1234-567812345678",
+            uuid.UUID("12345678-1234-5678-1234-567812345678").bytes,
+        ),
         (_col("FIXED_LEN_BYTE_ARRAY", {"Type": "Float16"}, length=2), "1.5", np.float16(1.5).tobytes()),
         (_col("FLOAT"), "0.1", float(np.float32(0.1))),
         (_col("DOUBLE"), "-inf", float("-inf")),

@@ -22,7 +22,7 @@ import pytest
 import bloomparquet as bp
 
 from .corpus import column_index
-from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .spark_conf import rows, spark_conf
 
 pytestmark = pytest.mark.spark
 
@@ -31,10 +31,13 @@ PRESENT, ABSENT = 3 * 1_234, 3 * 1_234 + 1  # k = 3 * id
 WHERES = [f"k = {PRESENT}", f"k IN ({PRESENT}, {ABSENT}, {3 * 3_999})", f"k <=> {PRESENT} OR s = 'v17'"]
 
 
-def _write(spark, out: Path, writer: str) -> Path:  # noqa: ANN001
+def _write(spark, out: Path, writer: str) -> Path:
     df = spark.range(ROWS).selectExpr("id", "id * 3 AS k", "concat('v', id) AS s").coalesce(1)
-    w = (df.write.option("parquet.page.size", "2048").option("parquet.enable.dictionary", "false")
-         .option("compression", "none"))
+    w = (
+        df.write.option("parquet.page.size", "2048")
+        .option("parquet.enable.dictionary", "false")
+        .option("compression", "none")
+    )
     if writer == "bloomparquet":
         w.format("bloomparquet").option("bloom.columns", "k, s").save(str(out))
     else:
@@ -43,13 +46,16 @@ def _write(spark, out: Path, writer: str) -> Path:  # noqa: ANN001
 
 
 # The two lies (tests/corpus/column_index.py rewrites the index in place, at its length).
-LIES = {"all_null_pages": column_index.all_pages_null,
-        "bounds_exclude_values": column_index.bounds_beyond(column_index.int64_high)}
+LIES = {
+    "all_null_pages": column_index.all_pages_null,
+    "bounds_exclude_values": column_index.bounds_beyond(column_index.int64_high),
+}
 
 
-@pytest.fixture(scope="module", params=[(w, lie) for w in ("bloomparquet", "spark") for lie in LIES],
-                ids=lambda p: f"{p[0]}-{p[1]}")
-def lying(request, spark, tmp_path_factory) -> Path:  # noqa: ANN001
+@pytest.fixture(
+    scope="module", params=[(w, lie) for w in ("bloomparquet", "spark") for lie in LIES], ids=lambda p: f"{p[0]}-{p[1]}"
+)
+def lying(request, spark, tmp_path_factory) -> Path:
     writer, lie = request.param
     table = tmp_path_factory.mktemp(f"colindex-{writer}-{lie}") / "t"
     file = _write(spark, table, writer)
@@ -59,21 +65,20 @@ def lying(request, spark, tmp_path_factory) -> Path:  # noqa: ANN001
     return table
 
 
-def _rows(df) -> list[tuple]:  # noqa: ANN001
-    return sorted(tuple(r) for r in df.select("id", "k", "s").collect())
+def _compared(df):
+    return df.select("id", "k", "s")
 
 
-def _expected(spark, table: Path, where: str) -> list[tuple]:  # noqa: ANN001
-    with spark_conf(spark, PUSHDOWN_OFF):
-        return _rows(spark.read.parquet(str(table)).where(where))
+def _rows(df) -> list[tuple]:
+    return rows(_compared(df))
 
 
 ROUTES = ["plan", "task", "sql_path", "sql_table", "view", "parquet_opt_in"]
 
 
-def _route(spark, table: Path, route: str):  # noqa: ANN001, ANN202
+def _route(spark, table: Path, route: str):
     if route in ("plan", "task"):
-        return bp.read_bloom(spark, str(table), bloom_mode=route)
+        return bp.read_bloom(spark, str(table), **{"bloom.mode": route})
     if route == "sql_path":
         return spark.sql(f"SELECT * FROM bloomparquet.`{table}`")
     if route == "sql_table":
@@ -87,26 +92,25 @@ def _route(spark, table: Path, route: str):  # noqa: ANN001, ANN202
     return spark.read.parquet(str(table))
 
 
-def test_spark_pushdown_loses_rows_on_these_files(spark, lying: Path) -> None:  # noqa: ANN001
+def test_spark_pushdown_loses_rows_on_these_files(spark, oracle, lying: Path) -> None:
     """The class is real: Spark's own reader with pushdown on (column index on) drops the present key."""
     where = f"k = {PRESENT}"
-    assert len(_expected(spark, lying, where)) == 1
+    assert len(oracle(lying, where, query=_compared)) == 1
     with spark_conf(spark, {"spark.sql.parquet.filterPushdown": "true"}):
         assert _rows(spark.read.parquet(str(lying)).where(where)) == []
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_every_route_equals_spark_without_pushdown(spark, lying: Path, route: str) -> None:  # noqa: ANN001
+def test_every_route_equals_spark_without_pushdown(spark, oracle, lying: Path, route: str) -> None:
     opt_in = {"spark.bloomparquet.parquet.enabled": "true"} if route == "parquet_opt_in" else {}
     for where in WHERES:
-        want = _expected(spark, lying, where)
+        want = oracle(lying, where, query=_compared)
         with spark_conf(spark, opt_in):
             assert _rows(_route(spark, lying, route).where(where)) == want, (route, where)
 
 
-def test_sparkpushdown_all_hands_spark_the_column_index(spark, lying: Path) -> None:  # noqa: ANN001
+def test_sparkpushdown_all_hands_spark_the_column_index(spark, lying: Path) -> None:
     """`bloom.sparkPushdown=all` is documented to give Spark everything, page skipping included (and its risk)."""
     where = f"k = {PRESENT}"
-    got = _rows(bp.read_bloom(spark, str(lying), bloom_spark_pushdown="all").where(where))
+    got = _rows(bp.read_bloom(spark, str(lying), **{"bloom.sparkPushdown": "all"}).where(where))
     assert got == []
-

@@ -33,20 +33,25 @@ ROUTES = ["plan", "task", "sql"]
 
 
 @pytest.fixture(scope="module")
-def data(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def data(spark, tmp_path_factory) -> Path:
     """Filters on three columns from the writer and two from retrofit, all named without their case."""
     out = tmp_path_factory.mktemp("names") / "t"
     rows = [(2 * i, 2 * i, (2 * i + 1, f"c{i}"), f"s{i}") for i in range(N)]
     with spark_conf(spark, {"spark.sql.caseSensitive": "false"}):
-        (spark.createDataFrame(rows, SCHEMA).repartition(4).write.format("bloomparquet")
-         .option("bloom.columns", "id, `A.B`, A.b").save(str(out)))
+        (
+            spark.createDataFrame(rows, SCHEMA)
+            .repartition(4)
+            .write.format("bloomparquet")
+            .option("bloom.columns", "id, `A.B`, A.b")
+            .save(str(out))
+        )
         done = bp.retrofit(spark, str(out), ["`MY COL`", "a.c"])
     assert {r["status"] for r in done} == {"retrofitted"}
     return out
 
 
 @pytest.fixture(scope="module")
-def expected(spark, data: Path) -> dict[str, list]:  # noqa: ANN001
+def expected(spark, data: Path) -> dict[str, list]:
     """Spark's answer (its Parquet reader, pushdown off) to each lookup, by its case-sensitive WHERE clause."""
     wheres = [f"{exact} = {value}" for exact, _, hit, miss in COLUMNS for value in (hit, miss)]
     with spark_conf(spark, {**PUSHDOWN_OFF, "spark.sql.caseSensitive": "true"}):
@@ -54,7 +59,7 @@ def expected(spark, data: Path) -> dict[str, list]:  # noqa: ANN001
         return {w: sorted(df.where(w).collect()) for w in wheres}
 
 
-def _read(spark, path: Path, route: str):  # noqa: ANN001, ANN202
+def _read(spark, path: Path, route: str):
     if route == "sql":  # SQL on a path (the V2 scan through the session extension)
         return spark.sql(f"SELECT * FROM bloomparquet.`{path}`")
     return spark.read.format("bloomparquet").option("bloom.mode", route).load(str(path))
@@ -62,7 +67,7 @@ def _read(spark, path: Path, route: str):  # noqa: ANN001, ANN202
 
 @pytest.mark.parametrize("case_sensitive", [True, False])
 @pytest.mark.parametrize("route", ROUTES)
-def test_lookups_match_spark(spark, data: Path, expected: dict, route: str, case_sensitive: bool) -> None:  # noqa: ANN001
+def test_lookups_match_spark(spark, data: Path, expected: dict, route: str, case_sensitive: bool) -> None:
     with spark_conf(spark, {"spark.sql.caseSensitive": str(case_sensitive).lower()}):
         for exact, other_case, hit, miss in COLUMNS:
             name = exact if case_sensitive else other_case
@@ -78,6 +83,6 @@ def test_lookups_match_spark(spark, data: Path, expected: dict, route: str, case
                     assert m["bloomRowGroupsPrunedByBloom"] > 0 or m["bloomFilesPruned"] > 0, (where, m)
 
 
-def test_retrofit_follows_case_sensitivity(spark, data: Path) -> None:  # noqa: ANN001
+def test_retrofit_follows_case_sensitivity(spark, data: Path) -> None:
     with spark_conf(spark, {"spark.sql.caseSensitive": "true"}), pytest.raises(Exception, match="unknown column 'A.C'"):
         bp.retrofit(spark, str(data), ["A.C"])

@@ -17,7 +17,7 @@ import pytest
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
-from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .spark_conf import rows
 
 pytestmark = pytest.mark.spark
 
@@ -25,15 +25,12 @@ ROWS, GROUP = 40_000, 5_000
 
 
 @pytest.fixture(scope="module")
-def written(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def written(spark, write_bloom_dir) -> Path:
     """Unsorted even keys written by bloomparquet's writer in several row groups."""
-    out = tmp_path_factory.mktemp("xv") / "written"
     rng = np.random.default_rng(11)
     keys = (rng.permutation(10**8)[:ROWS] * 2).tolist()
     df = spark.createDataFrame([(int(k), f"e{k}") for k in keys], "k BIGINT, email STRING")
-    (df.coalesce(2).write.format("bloomparquet").option("bloom.columns", "k,email")
-     .option("parquet.block.size", str(GROUP * 12)).save(str(out)))
-    return out
+    return write_bloom_dir(df.coalesce(2), "k,email", "xv", GROUP * 12)
 
 
 def _absent_key(path: Path, middle: int) -> int:
@@ -46,16 +43,7 @@ def _absent_key(path: Path, middle: int) -> int:
     raise AssertionError("no such key")
 
 
-def _rows(df) -> list:  # noqa: ANN001
-    return sorted(map(tuple, df.collect()))
-
-
-def _oracle(spark, path: Path, where: str) -> list:  # noqa: ANN001
-    with spark_conf(spark, PUSHDOWN_OFF):
-        return _rows(spark.read.parquet(str(path)).where(where))
-
-
-def test_runs_with_the_jar_of_its_spark_minor(spark) -> None:  # noqa: ANN001
+def test_runs_with_the_jar_of_its_spark_minor(spark) -> None:
     assert spark.version == pyspark.__version__
     assert str(bp.jar_path()) in spark.conf.get("spark.jars").split(",")
 
@@ -70,17 +58,17 @@ def test_writer_writes_a_filter_per_chunk(written: Path) -> None:
 
 
 @pytest.mark.parametrize("route", ["plan", "task", "sql"])
-def test_reads_match_spark_and_prune(spark, written: Path, route: str) -> None:  # noqa: ANN001
+def test_reads_match_spark_and_prune(spark, oracle, written: Path, route: str) -> None:
     present = pq.read_table(sorted(written.glob("*.parquet"))[0], columns=["k"]).column("k")[7].as_py()
     absent = _absent_key(written, 10**8)
     for where in (f"k = {present}", f"k = {absent}", f"k IN ({present}, {absent}, 3, 5)", f"email = 'e{present}'"):
         if route == "sql":
             df = spark.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
         else:
-            df = bp.read_bloom(spark, str(written), bloom_mode=route).where(where)
-        assert _rows(df) == _oracle(spark, written, where), (route, where)
+            df = bp.read_bloom(spark, str(written), **{"bloom.mode": route}).where(where)
+        assert rows(df) == oracle(written, where), (route, where)
     if route != "sql":  # SQL on a path: the V2 scan with the extension, Spark's V1 route without
-        miss = bp.read_bloom(spark, str(written), bloom_mode=route).where(f"k = {absent}")
+        miss = bp.read_bloom(spark, str(written), **{"bloom.mode": route}).where(f"k = {absent}")
         assert miss.collect() == []
         m = bp.scan_metrics(miss)
         assert m["bloomRowGroupsPrunedByBloom"] == m["bloomRowGroupsTotal"] > 0, m
@@ -88,22 +76,19 @@ def test_reads_match_spark_and_prune(spark, written: Path, route: str) -> None: 
             assert m["tasks"] == 0, m
 
 
-def test_join_prunes_with_runtime_filters(spark, written: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_join_prunes_with_runtime_filters(spark, oracle, written: Path, tmp_path: Path) -> None:
     absent = _absent_key(written, 10**8)
     dim_path = str(tmp_path / "dim")
     spark.createDataFrame([(absent, "x"), (absent + 2, "y")], "k BIGINT, tag STRING").write.parquet(dim_path)
     dim = spark.read.parquet(dim_path).where("tag = 'x'")  # a selective dimension: Spark plans dynamic pruning
     got_df = bp.read_bloom(spark, str(written)).join(dim, "k")
-    got = _rows(got_df)
-    with spark_conf(spark, PUSHDOWN_OFF):
-        want = _rows(spark.read.parquet(str(written)).join(dim, "k"))
-    assert got == want == []
+    assert rows(got_df) == oracle(written, query=lambda t: t.join(dim, "k")) == []
     assert "dynamicpruningexpression" in got_df._jdf.queryExecution().executedPlan().toString()
     m = bp.scan_metrics(got_df)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
-def test_retrofit_adds_filters_that_prune(spark, tmp_path: Path) -> None:  # noqa: ANN001
+def test_retrofit_adds_filters_that_prune(spark, tmp_path: Path) -> None:
     path = tmp_path / "plain"
     path.mkdir()
     keys = np.arange(0, 2 * ROWS, 2, dtype=np.int64)[np.random.default_rng(3).permutation(ROWS)]

@@ -27,19 +27,33 @@ QUERIES = [
     f"str = '{STR(1201)}'",
     f"str = '{STR(1200)}' OR i64 = {I64(77)}",
 ]
-COUNTS = ["bloomFilesTotal", "bloomFilesPruned", "bloomRowGroupsTotal", "bloomRowGroupsPrunedByStats",
-          "bloomRowGroupsPrunedByBloom", "bloomBrokenFilters", "bloomUnreadableFiles", "tasks"]
+COUNTS = [
+    "bloomFilesTotal",
+    "bloomFilesPruned",
+    "bloomRowGroupsTotal",
+    "bloomRowGroupsPrunedByStats",
+    "bloomRowGroupsPrunedByBloom",
+    "bloomBrokenFilters",
+    "bloomUnreadableFiles",
+    "tasks",
+]
 
 
 @pytest.fixture(scope="module")
-def dataset(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def dataset(spark, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("distributed") / "data"
-    (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).repartition(5).write
-     .option("parquet.block.size", 16 * 1024).format(WRITE_FORMAT).option("bloom.columns", "i64,str").save(str(path)))
+    (
+        spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"]))
+        .repartition(5)
+        .write.option("parquet.block.size", 16 * 1024)
+        .format(WRITE_FORMAT)
+        .option("bloom.columns", "i64,str")
+        .save(str(path))
+    )
     return path
 
 
-def _planned(spark, path: Path, where: str, settings: dict[str, str]):  # noqa: ANN001, ANN202
+def _planned(spark, path: Path, where: str, settings: dict[str, str]):
     with spark_conf(spark, settings):
         df = spark.read.format("bloomparquet").option("bloom.cache", "false").load(str(path)).where(where)
         rows = sorted(map(tuple, df.collect()))
@@ -48,7 +62,7 @@ def _planned(spark, path: Path, where: str, settings: dict[str, str]):  # noqa: 
 
 
 @pytest.mark.parametrize("where", QUERIES)
-def test_distributed_planning_decides_as_the_driver(spark, dataset: Path, where: str) -> None:  # noqa: ANN001
+def test_distributed_planning_decides_as_the_driver(spark, dataset: Path, where: str) -> None:
     driver = _planned(spark, dataset, where, {THRESHOLD: "0"})
     distributed = _planned(spark, dataset, where, {THRESHOLD: "1"})
     assert distributed == driver
@@ -58,7 +72,7 @@ def test_distributed_planning_decides_as_the_driver(spark, dataset: Path, where:
     assert driver[1]["bloomFilesTotal"] == 5
 
 
-def test_distributed_planning_runs_a_job(spark, dataset: Path) -> None:  # noqa: ANN001
+def test_distributed_planning_runs_a_job(spark, dataset: Path) -> None:
     """Above the threshold the reads run in a Spark job (one more job than on the driver)."""
     tracker = spark.sparkContext.statusTracker()
 

@@ -1,4 +1,4 @@
-"""Every example in the README and the user guide runs, against a small lake
+"""Every example in the README, the user guide and the API reference runs, against a small lake
 (`/lake/...` in the docs is a temporary directory here), so the docs cannot rot.
 
 Python blocks run in order, one namespace per document; SQL blocks run
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.spark
 
 ROOT = Path(__file__).resolve().parents[1]
 # Each document and how many examples it holds at least (a parser that finds none must fail).
-RUN = {"README.md": 3, "docs/user-guide.md": 14}
+RUN = {"README.md": 3, "docs/api.md": 12, "docs/user-guide.md": 14}
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 COMMAND = re.compile(r"^(?:\$ )?(?:python -m )?bloomparquet (.*)$")
 PLACEHOLDER = re.compile(r"\b(?:[A-Z]{2,}|N|P)\b")
@@ -46,27 +46,36 @@ def _commands(code: str) -> list[list[str]]:
     return out
 
 
-def _events(spark):  # noqa: ANN001, ANN202 - a DataFrame computed from nothing on disk
+def _events(spark):
     return spark.range(0, 40_000, numPartitions=2).selectExpr(
-        "id AS event_id", "id % 5000 AS order_id", "concat('u-', (id * 7919) % 100003) AS user_id",
-        "concat('u', id % 9973, '@ex.com') AS email", "id % 100 AS customer_id", "cast(id % 997 AS double) AS amount",
+        "id AS event_id",
+        "id % 5000 AS order_id",
+        "concat('u-', (id * 7919) % 100003) AS user_id",
+        "concat('u', id % 9973, '@ex.com') AS email",
+        "id % 100 AS customer_id",
+        "cast(id % 997 AS double) AS amount",
     )
 
 
 @pytest.fixture(scope="module")
-def lake(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def lake(spark, tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("docs") / "lake"
     events = _events(spark)
-    (events.write.format("bloomparquet").option("bloom.columns", "user_id,order_id")
-     .option("parquet.block.size", 256 * 1024).save(str(root / "events")))
+    (
+        events.write.format("bloomparquet")
+        .option("bloom.columns", "user_id,order_id")
+        .option("parquet.block.size", 256 * 1024)
+        .save(str(root / "events"))
+    )
     events.select("customer_id", "amount").write.parquet(str(root / "orders"))
     spark.range(100).selectExpr("id AS customer_id", "if(id % 10 = 0, 'vip', 'std') AS tier").write.parquet(
-        str(root / "customers"))
+        str(root / "customers")
+    )
     return root
 
 
 @pytest.fixture
-def namespace(spark, lake: Path):  # noqa: ANN001, ANN201
+def namespace(spark, lake: Path):
     from pyspark.sql import SparkSession
 
     # The docs write `staging_events` over /lake/events: it must not read from there.
@@ -82,7 +91,7 @@ def _in_lake(code: str, lake: Path) -> str:
 
 
 @pytest.mark.parametrize("doc", sorted(RUN))
-def test_examples_run(doc: str, spark, lake: Path, namespace: dict) -> None:  # noqa: ANN001
+def test_examples_run(doc: str, spark, lake: Path, namespace: dict) -> None:
     ran = 0
     for lang, code, line in _blocks(doc):
         where = f"{doc}:{line}"

@@ -16,7 +16,7 @@ import pytest
 import bloomparquet as bp
 
 from .encrypted_files import FOOTERS, KEYS, write_encrypted
-from .spark_conf import PUSHDOWN_OFF, spark_conf
+from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 from .write_format import filter_bytes
 
 pytestmark = pytest.mark.spark
@@ -29,13 +29,14 @@ BASE = 1 << 33
 K = f"{BASE}L + 2 * ((id * 7919) % {ROWS})"
 PRESENT, ABSENT = BASE + 2 * 1234, BASE + 2 * 1234 + 1
 
-def _write(spark, out: Path, writer: str, footer: str) -> None:  # noqa: ANN001
+
+def _write(spark, out: Path, writer: str, footer: str) -> None:
     df = spark.range(0, ROWS).selectExpr(f"{K} AS k", "CAST(id % 2500 AS STRING) AS s").repartition(1)
     write_encrypted(df, out, writer, footer, {"k": 4000, "s": 2500})
 
 
 @pytest.fixture(scope="module")
-def written(spark, tmp_path_factory) -> dict[tuple[str, str], Path]:  # noqa: ANN001
+def written(spark, tmp_path_factory) -> dict[tuple[str, str], Path]:
     root = tmp_path_factory.mktemp("encrypted")
     out = {}
     for writer in ("spark", "ours"):
@@ -53,62 +54,55 @@ def _file(d: Path) -> Path:
     return f
 
 
-_ORACLE: dict[tuple[str, str], list] = {}
-
-
-def _oracle(spark, d: Path, where: str) -> list:  # noqa: ANN001
-    """Spark's parquet with pushdown off (the session's keys), once per directory and predicate."""
-    if (str(d), where) not in _ORACLE:
-        with spark_conf(spark, PUSHDOWN_OFF):
-            _ORACLE[str(d), where] = sorted(spark.read.parquet(str(d)).where(where).collect())
-    return _ORACLE[str(d), where]
-
-
 # --- with the keys ---
+
 
 @pytest.mark.parametrize("mode", ["plan", "task"])
 @pytest.mark.parametrize(("writer", "footer"), CASES)
-def test_keys_decrypt_filters_and_prune(spark, written, writer, footer, mode) -> None:  # noqa: ANN001
+def test_keys_decrypt_filters_and_prune(spark, oracle, written, writer, footer, mode) -> None:
     d = written[writer, footer]
     assert _file(d).read_bytes()[-4:] == (b"PARE" if footer == "encrypted" else b"PAR1")
     with spark_conf(spark, KEYS):
         # (predicate, row groups the filters must prune: all, or some but not all)
         for where, pruned in ((f"k = {PRESENT}", "some"), (f"k = {ABSENT}", "all"), ("s = '1250.5'", "all")):
-            q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where)
-            assert sorted(q.collect()) == _oracle(spark, d, where), where
+            q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
+            assert rows(q) == oracle(d, where), where
             m = bp.scan_metrics(q)
             assert m["bloomBrokenFilters"] == 0 and m["bloomUnreadableFiles"] == 0, (where, m)
             total, by_bloom = m["bloomRowGroupsTotal"], m["bloomRowGroupsPrunedByBloom"]
             by_stats = m["bloomRowGroupsPrunedByStats"]
             assert total >= 3 and m["bloomFilterBytesRead"] > 0 and by_stats <= 1, (where, m)
-            assert {"all": by_bloom > 0 and by_bloom + by_stats == total, "some": 0 < by_bloom < total}[pruned], \
-                (where, m)
+            assert {"all": by_bloom > 0 and by_bloom + by_stats == total, "some": 0 < by_bloom < total}[pruned], (
+                where,
+                m,
+            )
 
 
-def test_keys_as_read_options(spark, written) -> None:  # noqa: ANN001
+def test_keys_as_read_options(spark, written) -> None:
     """The keys given to the read alone (not the session) reach planning as they reach Spark's reader."""
     d = written["ours", "encrypted"]
     for mode in ("plan", "task"):
-        q = bp.read_bloom(spark, str(d), bloom_mode=mode, **KEYS).where(f"k = {ABSENT}")
+        q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}, **KEYS).where(f"k = {ABSENT}")
         assert q.collect() == []
         m = bp.scan_metrics(q)
         assert m["bloomRowGroupsPrunedByBloom"] == m["bloomRowGroupsTotal"] >= 3, m
 
 
 @pytest.mark.parametrize(("writer", "footer"), [("spark", "encrypted"), ("ours", "plaintext")])
-def test_keys_sql_route(spark, written, writer, footer) -> None:  # noqa: ANN001
+def test_keys_sql_route(spark, oracle, written, writer, footer) -> None:
     d = written[writer, footer]
     with spark_conf(spark, KEYS):
         for where in (f"k = {PRESENT}", f"k = {ABSENT}", f"k IN ({PRESENT}, {ABSENT}) OR s = '3'"):
-            got = spark.sql(f"SELECT * FROM bloomparquet.`{d}` WHERE {where}").collect()
-            assert sorted(got) == _oracle(spark, d, where), where
+            got = rows(spark.sql(f"SELECT * FROM bloomparquet.`{d}` WHERE {where}"))
+            assert got == oracle(d, where), where
 
 
 # --- without the keys: fail exactly as Spark's parquet ---
 
+
 def _failure(run: Callable[[], object]) -> tuple[str, ...]:
     """What a failed query raised: exception class, Spark's error condition, root cause class and message."""
-    with pytest.raises(Exception) as info:
+    with pytest.raises(Exception) as info:  # noqa: PT011 - any failure: what it is, is compared
         run()
     java = getattr(info.value, "java_exception", None) or getattr(info.value, "_origin", None)
     assert java is not None, info.value
@@ -119,36 +113,45 @@ def _failure(run: Callable[[], object]) -> tuple[str, ...]:
     return (java.getClass().getName(), str(condition), root.getClass().getName(), str(root.getMessage()))
 
 
-def _schema(spark, d: Path) -> str:  # noqa: ANN001
+def _schema(spark, d: Path) -> str:
     with spark_conf(spark, KEYS):
         return spark.read.parquet(str(d)).schema.simpleString()
 
 
 @pytest.mark.parametrize(("writer", "footer"), CASES)
-def test_without_keys_fails_as_parquet_fails(spark, written, writer, footer) -> None:  # noqa: ANN001
+def test_without_keys_fails_as_parquet_fails(spark, written, writer, footer) -> None:
     d = str(written[writer, footer])
-    schema = _schema(spark, written[writer, footer])[len("struct<"):-1].replace(":", " ")
+    schema = _schema(spark, written[writer, footer])[len("struct<") : -1].replace(":", " ")
     where = f"k = {ABSENT}"
     expected = _failure(lambda: spark.read.parquet(d).where(where).collect())
     routes = {
         "plan": lambda: bp.read_bloom(spark, d).where(where).collect(),
-        "task": lambda: bp.read_bloom(spark, d, bloom_mode="task").where(where).collect(),
+        "task": lambda: bp.read_bloom(spark, d, **{"bloom.mode": "task"}).where(where).collect(),
     }
     for name, run in routes.items():
         assert _failure(run) == expected, name
     sql = "SELECT * FROM {}.`" + d + "` WHERE " + where
-    assert _failure(lambda: spark.sql(sql.format("bloomparquet")).collect()) == \
-        _failure(lambda: spark.sql(sql.format("parquet")).collect())
+    assert _failure(lambda: spark.sql(sql.format("bloomparquet")).collect()) == _failure(
+        lambda: spark.sql(sql.format("parquet")).collect()
+    )
     # With the schema given, planning reads the footer itself: the file is kept whole, the task fails as parquet's.
     expected = _failure(lambda: spark.read.schema(schema).parquet(d).where(where).collect())
     for mode in ("plan", "task"):
-        got = _failure(lambda: spark.read.format("bloomparquet").schema(schema).option("bloom.mode", mode)
-                       .load(d).where(where).collect())
+        got = _failure(
+            lambda mode=mode: (
+                spark.read.format("bloomparquet")
+                .schema(schema)
+                .option("bloom.mode", mode)
+                .load(d)
+                .where(where)
+                .collect()
+            )
+        )
         assert got == expected, mode
 
 
 @pytest.mark.parametrize("writer", ["spark", "ours"])
-def test_plaintext_footer_without_keys_reads_plaintext_columns_unpruned(spark, written, writer) -> None:  # noqa: ANN001
+def test_plaintext_footer_without_keys_reads_plaintext_columns_unpruned(spark, written, writer) -> None:
     """The plaintext column s is readable without keys: same rows as parquet, and the file is
     kept whole (its encrypted column's metadata and filter are sealed), never pruned on guesses."""
     d = written[writer, "plaintext"]
@@ -156,7 +159,7 @@ def test_plaintext_footer_without_keys_reads_plaintext_columns_unpruned(spark, w
         with spark_conf(spark, PUSHDOWN_OFF):
             expected = sorted(spark.read.parquet(str(d)).where(where).select("s").collect())
         for mode in ("plan", "task"):
-            q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where).select("s")
+            q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where).select("s")
             assert sorted(q.collect()) == expected, (where, mode)
             m = bp.scan_metrics(q)
             assert m["bloomRowGroupsPrunedByBloom"] == 0 and m["bloomFilesPruned"] == 0, m
@@ -165,7 +168,8 @@ def test_plaintext_footer_without_keys_reads_plaintext_columns_unpruned(spark, w
 
 # --- tampered filters ---
 
-def _reader(spark, path: Path):  # noqa: ANN202, ANN001
+
+def _reader(spark, path: Path):
     """parquet-java's reader of ``path`` with the session's keys."""
     jvm = spark._jvm
     with spark_conf(spark, KEYS):
@@ -173,10 +177,11 @@ def _reader(spark, path: Path):  # noqa: ANN202, ANN001
     p = jvm.org.apache.hadoop.fs.Path(str(path))
     options = jvm.org.apache.parquet.HadoopReadOptions.builder(conf, p).build()
     return jvm.org.apache.parquet.hadoop.ParquetFileReader.open(
-        jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(p, conf), options)
+        jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(p, conf), options
+    )
 
 
-def _filter_offsets(spark, path: Path) -> list[int]:  # noqa: ANN001
+def _filter_offsets(spark, path: Path) -> list[int]:
     reader = _reader(spark, path)
     try:
         blocks = reader.getFooter().getBlocks()
@@ -186,22 +191,22 @@ def _filter_offsets(spark, path: Path) -> list[int]:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("writer", "footer"), [("spark", "encrypted"), ("ours", "plaintext")])
-def test_tampered_filter_is_ignored_and_counted(spark, written, writer, footer, tmp_path) -> None:  # noqa: ANN001
+def test_tampered_filter_is_ignored_and_counted(spark, oracle, written, writer, footer, tmp_path) -> None:
     src = _file(written[writer, footer])
     d = tmp_path / "t"
     d.mkdir()
     path = Path(shutil.copy(src, d / src.name))
     offsets = _filter_offsets(spark, path)
     data = bytearray(path.read_bytes())
-    header_len = int.from_bytes(data[offsets[0]:offsets[0] + 4], "little")
+    header_len = int.from_bytes(data[offsets[0] : offsets[0] + 4], "little")
     data[offsets[0] + 4 + header_len + 4 + 12 + 5] ^= 0x01  # row group 0: a bitset ciphertext byte
     data[offsets[1] + 4 + 12 + 1] ^= 0x01  # row group 1: a header ciphertext byte
     path.write_bytes(bytes(data))
     with spark_conf(spark, KEYS):
         for mode in ("plan", "task"):
             for where in (f"k = {ABSENT}", f"k = {PRESENT}"):
-                q = bp.read_bloom(spark, str(d), bloom_mode=mode).where(where)
-                assert sorted(q.collect()) == _oracle(spark, d, where), (mode, where)
+                q = bp.read_bloom(spark, str(d), **{"bloom.mode": mode}).where(where)
+                assert rows(q) == oracle(d, where), (mode, where)
                 m = bp.scan_metrics(q)
                 assert m["bloomBrokenFilters"] == 2, (mode, where, m)
             # The two row groups whose filters fail their tag are read; all others pruned.
@@ -211,8 +216,9 @@ def test_tampered_filter_is_ignored_and_counted(spark, written, writer, footer, 
 
 # --- our writer ---
 
+
 @pytest.mark.parametrize("footer", list(FOOTERS))
-def test_our_encrypted_filters_read_back_in_parquet_java(spark, written, footer) -> None:  # noqa: ANN001
+def test_our_encrypted_filters_read_back_in_parquet_java(spark, written, footer) -> None:
     """parquet-java's readBloomFilter, with the keys, decrypts each filter of ours and finds every key."""
     path = _file(written["ours", footer])
     with spark_conf(spark, KEYS):
@@ -230,7 +236,7 @@ def test_our_encrypted_filters_read_back_in_parquet_java(spark, written, footer)
             rows = blocks.get(i).getRowCount()
             # parquet-java's adaptive sizing: a power of two holding the chunk's distinct keys at 1 %.
             assert chunk.getBloomFilterLength() <= 4 * filter_bytes(spark, rows, 0.01) + 128, i
-            group = keys[seen:seen + rows]
+            group = keys[seen : seen + rows]
             seen += rows
             assert all(bf.findHash(bf.hash(k)) for k in group[:300]), i
             false_positives = sum(bf.findHash(bf.hash(k + 1)) for k in group[:300])
@@ -239,30 +245,38 @@ def test_our_encrypted_filters_read_back_in_parquet_java(spark, written, footer)
         reader.close()
 
 
-def _pyarrow_decryption(spark):  # noqa: ANN001, ANN202
+def _pyarrow_decryption(spark):
     """pyarrow's decryption properties for the master keys of KEYS. Its KMS client unwraps with
     parquet-java's KeyToolkit through py4j: the same AES-GCM key wrapping as the test jar's KMS."""
     import pyarrow.parquet.encryption as pe
 
     toolkit = spark._jvm.org.apache.parquet.crypto.keytools.KeyToolkit
-    masters = {k.strip(): base64.b64decode(v) for k, v in
-               (e.split(":") for e in KEYS["parquet.encryption.key.list"].split(","))}
+    masters = {
+        k.strip(): base64.b64decode(v)
+        for k, v in (e.split(":") for e in KEYS["parquet.encryption.key.list"].split(","))
+    }
 
     class JvmKms(pe.KmsClient):
         def wrap_key(self, key_bytes: bytes, master_key_identifier: str) -> str:
-            return toolkit.encryptKeyLocally(bytearray(key_bytes), bytearray(masters[master_key_identifier]),
-                                             bytearray(master_key_identifier.encode()))
+            return toolkit.encryptKeyLocally(
+                bytearray(key_bytes),
+                bytearray(masters[master_key_identifier]),
+                bytearray(master_key_identifier.encode()),
+            )
 
         def unwrap_key(self, wrapped_key: str, master_key_identifier: str) -> bytes:
-            return bytes(toolkit.decryptKeyLocally(wrapped_key, bytearray(masters[master_key_identifier]),
-                                                   bytearray(master_key_identifier.encode())))
+            return bytes(
+                toolkit.decryptKeyLocally(
+                    wrapped_key, bytearray(masters[master_key_identifier]), bytearray(master_key_identifier.encode())
+                )
+            )
 
     factory = pe.CryptoFactory(lambda _config: JvmKms())
     return factory.file_decryption_properties(pe.KmsConnectionConfig(), pe.DecryptionConfiguration())
 
 
 @pytest.mark.parametrize("footer", list(FOOTERS))
-def test_our_encrypted_files_read_in_pyarrow(spark, written, footer) -> None:  # noqa: ANN001
+def test_our_encrypted_files_read_in_pyarrow(spark, written, footer) -> None:
     """pyarrow decrypts our files and finds a filter for every chunk of k and s before the footer.
     (pyarrow 26 has no Python API that reads a filter's bytes, only its offset and length.)"""
     import pyarrow.parquet as pq
@@ -281,7 +295,7 @@ def test_our_encrypted_files_read_in_pyarrow(spark, written, footer) -> None:  #
             assert chunk.bloom_filter_length > 0 and end < size, (rg, c)
 
 
-def test_retrofit_refuses_encrypted_files(spark, written) -> None:  # noqa: ANN001
+def test_retrofit_refuses_encrypted_files(spark, written) -> None:
     for footer in FOOTERS:
         path = _file(written["spark", footer])
         before = path.read_bytes()
@@ -291,36 +305,41 @@ def test_retrofit_refuses_encrypted_files(spark, written) -> None:  # noqa: ANN0
         assert path.read_bytes() == before
 
 
-def test_sql_functions_on_encrypted_files(spark, written) -> None:  # noqa: ANN001
+def test_sql_functions_on_encrypted_files(spark, written) -> None:
     """The filter functions hold no keys: an encrypted footer is refused naming why; in a plaintext
     footer the encrypted column's filters are reported as not decrypted, plaintext ones read."""
     with pytest.raises(Exception, match="neither decrypt such files"):
         spark.sql(f"SELECT * FROM bloomparquet_filters('{written['spark', 'encrypted']}')").collect()
     rows = spark.sql(f"SELECT column, status FROM bloomparquet_filters('{written['spark', 'plaintext']}')").collect()
     assert {r.status for r in rows if r.column == "k"} == {
-        "encrypted column (Parquet modular encryption): its filter is not decrypted here"}
+        "encrypted column (Parquet modular encryption): its filter is not decrypted here"
+    }
     assert {r.status for r in rows if r.column == "s"} == {"ok"}
 
 
-def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:  # noqa: ANN001
+def test_wrong_keys_fail_as_parquet_fails(spark, written) -> None:
     """Other master keys (under their own access token, so no KMS client or key cached for the right
     ones is reused): the footer or column does not decrypt, for Spark's parquet and for us alike."""
-    wrong = {**KEYS, "parquet.encryption.key.access.token": "wrong",
-             "parquet.encryption.key.list": "kf: {}, kc: {}".format(
-                 base64.b64encode(b"other footer key").decode(), base64.b64encode(b"other column key").decode())}
+    wrong = {
+        **KEYS,
+        "parquet.encryption.key.access.token": "wrong",
+        "parquet.encryption.key.list": "kf: {}, kc: {}".format(
+            base64.b64encode(b"other footer key").decode(), base64.b64encode(b"other column key").decode()
+        ),
+    }
     for footer in FOOTERS:
         d = str(written["ours", footer])
         where = f"k = {ABSENT}"
         with spark_conf(spark, wrong):
             expected = _failure(lambda: spark.read.parquet(d).where(where).collect())  # noqa: B023
             for mode in ("plan", "task"):
-                got = _failure(lambda: bp.read_bloom(spark, d, bloom_mode=mode).where(where).collect())  # noqa: B023
+                got = _failure(lambda: bp.read_bloom(spark, d, **{"bloom.mode": mode}).where(where).collect())  # noqa: B023
                 assert got == expected, (footer, mode)
 
 
 @pytest.mark.parametrize("footer", list(FOOTERS))
 @pytest.mark.parametrize("writer", ["spark", "ours"])
-def test_reference_reader_refuses_encrypted_files(written, writer: str, footer: str) -> None:  # noqa: ANN001
+def test_reference_reader_refuses_encrypted_files(written, writer: str, footer: str) -> None:
     """`reference.read_bloom_filters` finds encrypted columns or footers in its own decoding of the footer and
     raises, naming them: handed to pyarrow, a plaintext footer's encrypted column metadata aborts the process."""
     from bloomparquet.reference import read_bloom_filters

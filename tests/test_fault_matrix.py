@@ -22,7 +22,16 @@ from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
 from .result_table import publish
 from .spark_conf import PUSHDOWN_OFF, spark_conf
-from .test_broken_filters import _keys_of, _overwrite_bitset, _varint, _zigzag, copy, edit_footer, set_header_num_bytes, written  # noqa: F401
+from .test_broken_filters import (  # noqa: F401
+    _keys_of,
+    _overwrite_bitset,
+    _varint,
+    _zigzag,
+    copy,
+    edit_footer,
+    set_header_num_bytes,
+    written,
+)
 
 pytestmark = pytest.mark.spark
 
@@ -34,6 +43,7 @@ _I32, _STRUCT = 5, 12
 
 # --- header bytes: just the BloomFilterHeader, for the unusual-but-valid kinds ---
 
+
 def _field(ttype: int, fid: int, last: int, long_form: bool) -> bytes:
     """A compact-protocol field header; ids that don't ascend by 1..15 need the long form."""
     if not long_form and 0 < fid - last <= 15:
@@ -41,8 +51,9 @@ def _field(ttype: int, fid: int, last: int, long_form: bool) -> bytes:
     return bytes([ttype]) + _varint(_zigzag(fid))
 
 
-def bloom_header(num_bytes: int, order: tuple[int, ...] = (1, 2, 3, 4), long_form: bool = False,
-                 extra: bytes = b"") -> bytes:
+def bloom_header(
+    num_bytes: int, order: tuple[int, ...] = (1, 2, 3, 4), long_form: bool = False, extra: bytes = b""
+) -> bytes:
     """numBytes (1) and the single-member unions BLOCK (2), XXHASH (3), UNCOMPRESSED (4),
     in ``order``; ``extra`` is appended before the stop byte (unknown fields)."""
     out, last = bytearray(), 0
@@ -60,7 +71,7 @@ def _footer_start(path: Path) -> int:
     return len(data) - 8 - int.from_bytes(data[-8:-4], "little")
 
 
-def relocate_filter(spark, path: Path, header: bytes, keep_length: bool = True) -> None:  # noqa: ANN001
+def relocate_filter(spark, path: Path, header: bytes, keep_length: bool = True) -> None:
     """Writes ``header`` + row group RG's true bitset just before the footer and points the footer at it."""
     bitset = read_bloom_filters(path)[(RG, "k")].to_bytes()
     data = path.read_bytes()
@@ -68,12 +79,13 @@ def relocate_filter(spark, path: Path, header: bytes, keep_length: bool = True) 
     path.write_bytes(data[:start] + header + bitset + data[start:])
     length = len(header) + len(bitset)
 
-    def point(m) -> None:  # noqa: ANN001
+    def point(m) -> None:
         m.setBloom_filter_offset(start)
         if keep_length:
             m.setBloom_filter_length(length)
         else:
             m.unsetBloom_filter_length()
+
     edit_footer(spark, path, RG, point)
 
 
@@ -91,7 +103,7 @@ def patch_header_byte(path: Path, index_after_num_bytes: int, value: int) -> Non
     path.write_bytes(bytes(data))
 
 
-def _chunk(path: Path, rg: int = RG):  # noqa: ANN202
+def _chunk(path: Path, rg: int = RG):
     return pq.ParquetFile(path).metadata.row_group(rg).column(0)
 
 
@@ -104,27 +116,32 @@ def _footer(edit: Callable) -> Callable:
 
 
 def _num_bytes(n: Callable[[Path], int], unset_length: bool = False) -> Callable:
-    def apply(spark, p: Path) -> None:  # noqa: ANN001
+    def apply(spark, p: Path) -> None:
         set_header_num_bytes(p, RG, n(p))
         if unset_length:
             edit_footer(spark, p, RG, lambda m: m.unsetBloom_filter_length())
+
     return apply
 
 
-def _garbage_header(spark, p: Path) -> None:  # noqa: ANN001
+def _garbage_header(spark, p: Path) -> None:
     offset = _chunk(p).bloom_filter_offset
     data = bytearray(p.read_bytes())
     data[offset : offset + 16] = b"\xff" * 16
     p.write_bytes(bytes(data))
 
 
-def _shared_with_rg0(spark, p: Path) -> None:  # noqa: ANN001
+def _shared_with_rg0(spark, p: Path) -> None:
     c0 = _chunk(p, 0)
-    edit_footer(spark, p, RG, lambda m: (m.setBloom_filter_offset(c0.bloom_filter_offset),
-                                        m.setBloom_filter_length(c0.bloom_filter_length)))
+    edit_footer(
+        spark,
+        p,
+        RG,
+        lambda m: (m.setBloom_filter_offset(c0.bloom_filter_offset), m.setBloom_filter_length(c0.bloom_filter_length)),
+    )
 
 
-def _into_footer(spark, p: Path) -> None:  # noqa: ANN001
+def _into_footer(spark, p: Path) -> None:
     start = _footer_start(p)  # the data before the footer does not move: the new footer starts here too
     edit_footer(spark, p, RG, lambda m: (m.setBloom_filter_offset(start), m.setBloom_filter_length(64)))
 
@@ -143,31 +160,48 @@ KINDS: dict[str, tuple[Callable, str]] = {
     "unknown compression": (lambda s, p: patch_header_byte(p, 9, 0x2C), "broken"),
     "offset negative": (_footer(lambda m, p: m.setBloom_filter_offset(-5)), "broken"),
     "offset past end of file": (_footer(lambda m, p: m.setBloom_filter_offset(10**12)), "broken"),
-    "offset + length overflows": (_footer(lambda m, p: (m.setBloom_filter_offset(2**63 - 16),
-                                                       m.setBloom_filter_length(4096))), "broken"),
-    "offset into a data page": (_footer(lambda m, p: m.setBloom_filter_offset(_chunk(p).data_page_offset)),
-                                "broken"),
+    "offset + length overflows": (
+        _footer(lambda m, p: (m.setBloom_filter_offset(2**63 - 16), m.setBloom_filter_length(4096))),
+        "broken",
+    ),
+    "offset into a data page": (_footer(lambda m, p: m.setBloom_filter_offset(_chunk(p).data_page_offset)), "broken"),
     "offset into the footer": (_into_footer, "broken"),
-    "length shorter": (_footer(lambda m, p: m.setBloom_filter_length(m.getBloom_filter_length() - 16)),
-                       "broken"),
+    "length shorter": (_footer(lambda m, p: m.setBloom_filter_length(m.getBloom_filter_length() - 16)), "broken"),
     "length negative": (_footer(lambda m, p: m.setBloom_filter_length(-7)), "broken"),
-    "length past end of file": (_footer(lambda m, p: m.setBloom_filter_length(
-        p.stat().st_size - m.getBloom_filter_offset() + 64)), "broken"),
+    "length past end of file": (
+        _footer(lambda m, p: m.setBloom_filter_length(p.stat().st_size - m.getBloom_filter_offset() + 64)),
+        "broken",
+    ),
     "length over 128 MiB": (_footer(lambda m, p: m.setBloom_filter_length(128 * 2**20 + 4096)), "broken"),
     "length 2 GiB": (_footer(lambda m, p: m.setBloom_filter_length(2**31 - 1)), "broken"),
     "two chunks share one filter": (_shared_with_rg0, "broken"),
     "all-zero bitset": (lambda s, p: _overwrite_bitset(p, RG, lambda old: bytes(len(old))), "broken"),
-    "length longer (within file)": (_footer(lambda m, p: m.setBloom_filter_length(m.getBloom_filter_length() + 64)),
-                                    "valid"),
+    "length longer (within file)": (
+        _footer(lambda m, p: m.setBloom_filter_length(m.getBloom_filter_length() + 64)),
+        "valid",
+    ),
     "no bloom_filter_length": (_footer(lambda m, p: m.unsetBloom_filter_length()), "valid"),
-    "unknown extra fields": (lambda s, p: relocate_filter(s, p, bloom_header(
-        _true_num_bytes(p), extra=b"\x15\x0e" + b"\x18\x03abc")), "valid"),
-    "fields out of order": (lambda s, p: relocate_filter(s, p, bloom_header(_true_num_bytes(p), (4, 3, 2, 1))),
-                            "valid"),
-    "long-form field headers": (lambda s, p: relocate_filter(s, p, bloom_header(_true_num_bytes(p), long_form=True)),
-                                "valid"),
-    "unusual header, no length": (lambda s, p: relocate_filter(
-        s, p, bloom_header(_true_num_bytes(p), (2, 1, 4, 3), extra=b"\x05" + _varint(_zigzag(9)) + b"\x0e"), keep_length=False), "valid"),
+    "unknown extra fields": (
+        lambda s, p: relocate_filter(s, p, bloom_header(_true_num_bytes(p), extra=b"\x15\x0e" + b"\x18\x03abc")),
+        "valid",
+    ),
+    "fields out of order": (
+        lambda s, p: relocate_filter(s, p, bloom_header(_true_num_bytes(p), (4, 3, 2, 1))),
+        "valid",
+    ),
+    "long-form field headers": (
+        lambda s, p: relocate_filter(s, p, bloom_header(_true_num_bytes(p), long_form=True)),
+        "valid",
+    ),
+    "unusual header, no length": (
+        lambda s, p: relocate_filter(
+            s,
+            p,
+            bloom_header(_true_num_bytes(p), (2, 1, 4, 3), extra=b"\x05" + _varint(_zigzag(9)) + b"\x0e"),
+            keep_length=False,
+        ),
+        "valid",
+    ),
 }
 
 
@@ -178,17 +212,20 @@ def _absent_key(path: Path) -> int:
     return int(rejected[0])
 
 
-def _routes(spark, d: str) -> dict:  # noqa: ANN001
-    return {"plan": bp.read_bloom(spark, d), "task": bp.read_bloom(spark, d, bloom_mode="task"),
-            "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`")}
+def _routes(spark, d: str) -> dict:
+    return {
+        "plan": bp.read_bloom(spark, d),
+        "task": bp.read_bloom(spark, d, **{"bloom.mode": "task"}),
+        "sql": spark.sql(f"SELECT * FROM bloomparquet.`{d}`"),
+    }
 
 
-def _metric(df, name: str) -> int | None:  # noqa: ANN001
+def _metric(df, name: str) -> int | None:
     return bp.scan_metrics(df).get(name)
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_fault_matrix(spark, copy: Path, kind: str) -> None:  # noqa: ANN001, F811
+def test_fault_matrix(spark, copy: Path, kind: str) -> None:  # noqa: F811
     edit, expected = KINDS[kind]
     present, absent = int(_keys_of(copy, RG)[3]), _absent_key(copy)
     edit(spark, copy)

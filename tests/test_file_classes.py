@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pyspark.sql import DataFrame
 
 import bloomparquet as bp
@@ -43,7 +42,7 @@ class _Classes:
     classes), the oracle and routes (catalog tables made on first use, dropped at the end), and
     the oracle's rows per predicate (asked once, whatever the route)."""
 
-    def __init__(self, spark, root: Path) -> None:  # noqa: ANN001
+    def __init__(self, spark, root: Path) -> None:
         self.spark, self.root = spark, root
         self._paths: dict[str, Path] = {}
         self._open: dict[str, tuple[DataFrame, Routes]] = {}
@@ -69,7 +68,7 @@ class _Classes:
 
 
 @pytest.fixture(scope="module")
-def classes(spark, tmp_path_factory) -> Iterator[_Classes]:  # noqa: ANN001
+def classes(spark, tmp_path_factory) -> Iterator[_Classes]:
     c = _Classes(spark, tmp_path_factory.mktemp("file-classes"))
     with c.tables:
         yield c
@@ -82,7 +81,7 @@ def _rows(df: DataFrame) -> list[str]:
 
 @pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
-def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route: str) -> None:  # noqa: ANN001
+def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route: str) -> None:
     _, routes = classes.routes(fc.name)
     source, conf = routes[route]
     wrong = []
@@ -97,11 +96,13 @@ def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route
 
 
 @st.composite
-def _leaf(draw) -> str:  # noqa: ANN001
+def _leaf(draw) -> str:
     """=, <=> or IN on k or s, each value a key (hit) or a key plus 1 or 2 (miss, inside the min/max)."""
     column = draw(st.sampled_from(["k", "s"]))
-    values = [key(draw(st.integers(0, ROWS - 1))) + draw(st.sampled_from([0, 0, 1, 2]))
-              for _ in range(draw(st.integers(1, 5)))]
+    values = [
+        key(draw(st.integers(0, ROWS - 1))) + draw(st.sampled_from([0, 0, 1, 2]))
+        for _ in range(draw(st.integers(1, 5)))
+    ]
     literals = [str(v) if column == "k" else f"'s-{v:06d}'" for v in values]
     op = draw(st.sampled_from(["=", "<=>", "IN"]))
     return f"{column} IN ({', '.join(literals)})" if op == "IN" else f"{column} {op} {literals[0]}"
@@ -109,7 +110,7 @@ def _leaf(draw) -> str:  # noqa: ANN001
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(fc=st.sampled_from(READABLE), route=st.sampled_from(ROUTES), leaves=st.lists(_leaf(), min_size=1, max_size=2))
-def test_random_keys_match_spark(spark, classes: _Classes, fc: FileClass, route: str, leaves: list[str]) -> None:  # noqa: ANN001
+def test_random_keys_match_spark(spark, classes: _Classes, fc: FileClass, route: str, leaves: list[str]) -> None:
     predicate = " OR ".join(f"({leaf})" for leaf in leaves)
     source, conf = classes.routes(fc.name)[1][route]
     with spark_conf(spark, conf):
@@ -118,7 +119,7 @@ def test_random_keys_match_spark(spark, classes: _Classes, fc: FileClass, route:
 
 
 @pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
-def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc: FileClass) -> None:  # noqa: ANN001
+def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc: FileClass) -> None:
     """Not vacuous: the key's hit row exists in every class, and its misses (within some row
     group's min/max) prune every row group, some by bloom filter."""
     assert classes.want(fc.name, KEY_PREDICATES[0]) and classes.want(fc.name, KEY_PREDICATES[5])
@@ -134,7 +135,7 @@ def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc:
     assert by_bloom > 0
 
 
-def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> None:  # noqa: ANN001
+def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> None:
     """The rewritten indexes, read back by parquet-java (an independent decoder), are wrong as
     intended, while the chunk statistics still count the values: all pages null, or bounds above
     every value."""
@@ -146,7 +147,8 @@ def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> N
         path = classes.path(name) / "part-0.parquet"
         meta = pq.ParquetFile(path).metadata
         reader = jvm.org.apache.parquet.hadoop.ParquetFileReader.open(
-            jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(str(path)), conf))
+            jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(str(path)), conf)
+        )
         try:
             for rg, block in enumerate(reader.getRowGroups()):
                 for chunk in block.getColumns():
@@ -162,8 +164,11 @@ def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> N
                         assert all(pages), (name, rg, column)
                     else:
                         assert not any(pages)
-                        low = bytes(jvm.org.apache.parquet.io.api.Binary.fromConstantByteBuffer(
-                            index.getMinValues()[0]).getBytes())
+                        low = bytes(
+                            jvm.org.apache.parquet.io.api.Binary.fromConstantByteBuffer(
+                                index.getMinValues()[0]
+                            ).getBytes()
+                        )
                         assert low in (struct.pack("<q", 2**62), b"~" * len(low)), (name, rg, column, low)
         finally:
             reader.close()
@@ -173,14 +178,16 @@ UNREADABLE = [c for c in CLASSES if not c.spark_reads]
 
 
 @pytest.mark.parametrize("fc", UNREADABLE, ids=lambda c: c.name)
-def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classes, fc: FileClass) -> None:  # noqa: ANN001
+def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classes, fc: FileClass) -> None:
     """A class Spark's reader refuses (a type it has no mapping for) fails through every route
     with Spark's own error: no rows made up, no crash of another kind."""
     path = str(classes.path(fc.name))
     with pytest.raises(Exception) as spark_error:  # noqa: PT011 - whichever Spark raises, compared below
         spark.read.parquet(path).collect()
-    reads = {"plan": lambda: bp.read_bloom(spark, path).where("k = 3"),
-             "sql": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{path}` WHERE k = 3")}
+    reads = {
+        "plan": lambda: bp.read_bloom(spark, path).where("k = 3"),
+        "sql": lambda: spark.sql(f"SELECT * FROM bloomparquet.`{path}` WHERE k = 3"),
+    }
     for route, read in reads.items():
         with pytest.raises(Exception) as ours:  # noqa: PT011
             read().collect()

@@ -63,7 +63,7 @@ def _write_duckdb(path: Path) -> None:
     con.close()
 
 
-def _write_spark(spark, path: Path) -> None:  # noqa: ANN001
+def _write_spark(spark, path: Path) -> None:
     table = _arrow_table().drop(["flba", "dec"])
     df = spark.createDataFrame(table)
     df = df.selectExpr(
@@ -83,7 +83,7 @@ def _files(root: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="module", params=["spark", "pyarrow", "duckdb"])
-def written(request, spark, tmp_path_factory) -> list[Path]:  # noqa: ANN001
+def written(request, spark, tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp(request.param) / "data.parquet"
     if request.param == "spark":
         with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}):
@@ -95,7 +95,7 @@ def written(request, spark, tmp_path_factory) -> list[Path]:  # noqa: ANN001
     return _files(out)
 
 
-def test_rebuilt_bitsets_equal_stored(written: list[Path], bridge) -> None:  # noqa: ANN001
+def test_rebuilt_bitsets_equal_stored(written: list[Path], bridge) -> None:
     checked = 0
     for path in written:
         stored = read_bloom_filters(path)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -78,13 +77,14 @@ print("RESULT " + json.dumps(out))
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory) -> dict:  # noqa: ANN001
+def results(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("hive")
-    run = subprocess.run([sys.executable, "-c", SCRIPT, str(root), str(TEST_JAR)], capture_output=True, text=True,
-                         cwd=root, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(root), str(TEST_JAR)], capture_output=True, text=True, cwd=root, timeout=600
+    )
     line = next((x for x in run.stdout.splitlines() if x.startswith("RESULT ")), None)
     assert run.returncode == 0 and line, run.stderr[-4000:]
-    return json.loads(line[len("RESULT "):])
+    return json.loads(line[len("RESULT ") :])
 
 
 @pytest.mark.parametrize("table", ["hive_pq", "hive_managed", "hive_part"])

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.spark
 KERNELS = ("scalar", "vector", "parquet-java")
 
 
-def _skip_unless_vector(bridge) -> None:  # noqa: ANN001
+def _skip_unless_vector(bridge) -> None:
     """Where this JVM did not choose the vector kernel (no jdk.incubator.vector,
     no 256-bit lanes, -Dbloomparquet.kernel=scalar), vector checks skip, saying why."""
     if bridge.kernelName() != "vector":
@@ -24,19 +24,19 @@ def _skip_unless_vector(bridge) -> None:  # noqa: ANN001
 
 
 @pytest.fixture(scope="module", params=KERNELS)
-def kernel(request, bridge) -> str:  # noqa: ANN001
+def kernel(request, bridge) -> str:
     if request.param == "vector":
         _skip_unless_vector(bridge)
     return request.param
 
 
-def test_the_session_jvm_uses_the_vector_kernel(bridge) -> None:  # noqa: ANN001
+def test_the_session_jvm_uses_the_vector_kernel(bridge) -> None:
     _skip_unless_vector(bridge)
     assert bridge.kernelReason() == "jdk.incubator.vector with native 256-bit int lanes"
 
 
 @pytest.mark.parametrize("num_bytes", [32, 64, 32 * 37, 4096, 32 * 1001, 1 << 20, 3 * (1 << 20) + 160, 8 << 20])
-def test_bitsets_and_answers_identical(bridge, kernel: str, num_bytes: int) -> None:  # noqa: ANN001
+def test_bitsets_and_answers_identical(bridge, kernel: str, num_bytes: int) -> None:
     rng = np.random.default_rng(num_bytes)
     inserted = rng.integers(0, 2**64, max(1, num_bytes // 16), dtype=np.uint64)
     probes = np.concatenate([inserted[:500], rng.integers(0, 2**64, 20_000, dtype=np.uint64)])
@@ -52,7 +52,7 @@ def test_bitsets_and_answers_identical(bridge, kernel: str, num_bytes: int) -> N
     assert np.array_equal(answers.astype(bool), expected_answers)
 
 
-def test_product_check_uses_the_jvm_kernel(bridge) -> None:  # noqa: ANN001
+def test_product_check_uses_the_jvm_kernel(bridge) -> None:
     """PythonBridge.checkHashes, the demo's check, answers like the reference."""
     rng = np.random.default_rng(3)
     inserted = rng.integers(0, 2**64, 300, dtype=np.uint64)
@@ -67,7 +67,7 @@ def test_product_check_uses_the_jvm_kernel(bridge) -> None:  # noqa: ANN001
     blocks=st.integers(1, 300),
     hashes=st.lists(st.integers(0, 2**64 - 1), min_size=0, max_size=200),
 )
-def test_property_random_sizes_and_hashes(bridge, kernel: str, blocks: int, hashes: list[int]) -> None:  # noqa: ANN001
+def test_property_random_sizes_and_hashes(bridge, kernel: str, blocks: int, hashes: list[int]) -> None:
     h = np.array(hashes, dtype=np.uint64)
     ref = SplitBlockBloomFilter(blocks * 32)
     ref.insert_hashes(h)
@@ -85,14 +85,14 @@ def test_property_random_sizes_and_hashes(bridge, kernel: str, blocks: int, hash
         ("FIXED_LEN_BYTE_ARRAY", [b"abcd", b"\x00\x00\x00\x00", b"\xff\xfe\xfd\xfc"]),
     ],
 )
-def test_jvm_hash_matches_reference(bridge, physical_type: str, values) -> None:  # noqa: ANN001
+def test_jvm_hash_matches_reference(bridge, physical_type: str, values) -> None:
     type_length = 4 if physical_type == "FIXED_LEN_BYTE_ARRAY" else 0
     jvm = np.frombuffer(bytes(bridge.hashPlain(physical_type, plain_bytes(values, physical_type), type_length)), "<u8")
     assert np.array_equal(jvm, xxh64_plain(values, physical_type))
 
 
 @given(st.lists(st.text(max_size=30), max_size=30))
-def test_property_string_hashes(bridge, values: list[str]) -> None:  # noqa: ANN001
+def test_property_string_hashes(bridge, values: list[str]) -> None:
     encoded = [v.encode("utf-8") for v in values]
     jvm = np.frombuffer(bytes(bridge.hashPlain("BYTE_ARRAY", plain_bytes(encoded, "BYTE_ARRAY"), 0)), "<u8")
     assert np.array_equal(jvm, xxh64_plain(encoded, "BYTE_ARRAY"))

@@ -22,7 +22,7 @@ MISS, HIT = COLUMNS["i64"][1](301), COLUMNS["i64"][1](300)
 
 
 @pytest.fixture(scope="module")
-def slow(spark):  # noqa: ANN001, ANN201
+def slow(spark):
     fs = spark._jvm.io.bloomparquet.testing.SlowFileSystem
     conf = spark._jsc.hadoopConfiguration()
     for k, v in fs.settings().items():
@@ -31,11 +31,11 @@ def slow(spark):  # noqa: ANN001, ANN201
     return fs
 
 
-def _gets(fs, files: list[Path]) -> list[int]:  # noqa: ANN001
+def _gets(fs, files: list[Path]) -> list[int]:
     return [int(fs.of(str(f))[1]) for f in files]
 
 
-def _planning_gets(spark, fs, path: Path, files: list[Path], settings: dict[str, str] | None = None) -> list[int]:  # noqa: ANN001
+def _planning_gets(spark, fs, path: Path, files: list[Path], settings: dict[str, str] | None = None) -> list[int]:
     """GETs per file of pruning's planning of a point miss (cache off). Physical planning comes first and
     is not counted: Spark asks every V2 scan for its runtime-filter columns there, which reads the first
     and last file's footer (BloomColumns). The query then runs: Spark plans a V2 scan's splits when it
@@ -48,7 +48,7 @@ def _planning_gets(spark, fs, path: Path, files: list[Path], settings: dict[str,
     return _gets(fs, files)
 
 
-def _assert_rows_equal(spark, path: Path) -> None:  # noqa: ANN001
+def _assert_rows_equal(spark, path: Path) -> None:
     for value in (MISS, HIT):
         ours = spark.read.format("bloomparquet").load(f"slow://{path}").where(f"i64 = {value}").collect()
         with spark_conf(spark, PUSHDOWN_OFF):
@@ -56,7 +56,7 @@ def _assert_rows_equal(spark, path: Path) -> None:  # noqa: ANN001
         assert sorted(map(tuple, ours)) == sorted(map(tuple, theirs))
 
 
-def test_slow_file_system_counts_gets_and_bytes(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+def test_slow_file_system_counts_gets_and_bytes(spark, slow, tmp_path: Path) -> None:
     f = tmp_path / "blob"
     f.write_bytes(bytes(range(256)) * 40)
     jvm = spark._jvm
@@ -64,15 +64,15 @@ def test_slow_file_system_counts_gets_and_bytes(spark, slow, tmp_path: Path) -> 
     buf = spark.sparkContext._gateway.new_array(jvm.byte, 100)
     slow.reset()
     stream = fs.open(jvm.org.apache.hadoop.fs.Path(f"slow://{f}"))
-    stream.readFully(10, buf)            # a positioned read: one GET
-    stream.readFully(5000, buf, 0, 50)   # another
+    stream.readFully(10, buf)  # a positioned read: one GET
+    stream.readFully(5000, buf, 0, 50)  # another
     stream.seek(1000)
-    stream.read(buf, 0, 30)              # a stream read after a seek: a GET
-    stream.read(buf, 0, 20)              # follows on: the same GET
-    stream.seek(1050)                    # where the stream already is: still the same GET
+    stream.read(buf, 0, 30)  # a stream read after a seek: a GET
+    stream.read(buf, 0, 20)  # follows on: the same GET
+    stream.seek(1050)  # where the stream already is: still the same GET
     stream.read(buf, 0, 10)
     stream.seek(0)
-    stream.read()                        # elsewhere: a new GET
+    stream.read()  # elsewhere: a new GET
     stream.close()
     assert list(slow.of(str(f))) == [1, 4, 100 + 50 + 30 + 20 + 10 + 1]
     assert list(slow.totals()) == [1, 1, 4, 211]
@@ -80,17 +80,23 @@ def test_slow_file_system_counts_gets_and_bytes(spark, slow, tmp_path: Path) -> 
     assert list(slow.of(str(f))) == [0, 0, 0]
 
 
-def test_file_we_wrote_costs_one_get_to_plan(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+def test_file_we_wrote_costs_one_get_to_plan(spark, slow, tmp_path: Path) -> None:
     path = tmp_path / "ours"
-    (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write
-     .option("parquet.block.size", 48 * 1024).format(WRITE_FORMAT).option("bloom.columns", "i64").save(str(path)))
+    (
+        spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"]))
+        .coalesce(1)
+        .write.option("parquet.block.size", 48 * 1024)
+        .format(WRITE_FORMAT)
+        .option("bloom.columns", "i64")
+        .save(str(path))
+    )
     files = sorted(path.glob("*.parquet"))
     assert pq.ParquetFile(files[0]).metadata.num_row_groups > 1
     assert _planning_gets(spark, slow, path, files) == [1]
     _assert_rows_equal(spark, path)
 
 
-def test_tail_size_is_learned_within_a_scan(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+def test_tail_size_is_learned_within_a_scan(spark, slow, tmp_path: Path) -> None:
     """Filters of 12 columns make the tail longer than the first read: the first file takes
     a second read, files after it are read whole in one (files planned one at a time)."""
     (tmp_path / "w").mkdir()
@@ -105,21 +111,30 @@ def test_tail_size_is_learned_within_a_scan(spark, slow, tmp_path: Path) -> None
     _assert_rows_equal(spark, path)
 
 
-def test_other_writers_files(spark, slow, tmp_path: Path) -> None:  # noqa: ANN001
+def test_other_writers_files(spark, slow, tmp_path: Path) -> None:
     """pyarrow and parquet-java (Spark) store their filters together before the footer
     (parquet-java before its page indexes): at most two reads, the tail and the filters
     (parquet-java's default filters are 1 MiB), no more than parquet-java itself reads in the
     task for the same query."""
     arrow = tmp_path / "arrow"
     arrow.mkdir()
-    pq.write_table(arrow_table(data_ids(), ["i64", "str"]), arrow / "part-0.parquet", row_group_size=ROW_GROUP,
-                   bloom_filter_options={"i64": {"ndv": ROW_GROUP, "fpp": 0.05}})
+    pq.write_table(
+        arrow_table(data_ids(), ["i64", "str"]),
+        arrow / "part-0.parquet",
+        row_group_size=ROW_GROUP,
+        bloom_filter_options={"i64": {"ndv": ROW_GROUP, "fpp": 0.05}},
+    )
     assert _planning_gets(spark, slow, arrow, [arrow / "part-0.parquet"])[0] <= 2
     _assert_rows_equal(spark, arrow)
 
     path = tmp_path / "spark"
-    (spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write
-     .option("parquet.block.size", 48 * 1024).option("parquet.bloom.filter.enabled#i64", "true").parquet(str(path)))
+    (
+        spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"]))
+        .coalesce(1)
+        .write.option("parquet.block.size", 48 * 1024)
+        .option("parquet.bloom.filter.enabled#i64", "true")
+        .parquet(str(path))
+    )
     files = sorted(path.glob("*.parquet"))
     assert pq.ParquetFile(files[0]).metadata.num_row_groups > 1
     ours = _planning_gets(spark, slow, path, files)[0]

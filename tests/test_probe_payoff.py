@@ -28,12 +28,18 @@ def _key(i: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def lake(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def lake(spark, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("payoff") / "t"
-    (spark.range(FILES * ROWS_PER_FILE).repartition(FILES, "id")
+    (
+        spark.range(FILES * ROWS_PER_FILE)
+        .repartition(FILES, "id")
         .select((F.col("id") * 2654435761 % 1_000_000_007 * 2).alias("k"), F.col("id").alias("v"))
-        .write.format(WRITE_FORMAT).option("parquet.block.size", 16 * 1024)
-        .option("bloom.columns", "k").option("bloom.fpp", "0.01").save(str(out)))
+        .write.format(WRITE_FORMAT)
+        .option("parquet.block.size", 16 * 1024)
+        .option("bloom.columns", "k")
+        .option("bloom.fpp", "0.01")
+        .save(str(out))
+    )
     files = sorted(out.glob("*.parquet"))
     assert len(files) == FILES
     assert all(pq.ParquetFile(f).metadata.num_row_groups >= 6 for f in files)
@@ -48,10 +54,10 @@ def _present(n: int) -> list[int]:
     return [_key(i) for i in range(0, FILES * ROWS_PER_FILE, FILES * ROWS_PER_FILE // max(n, 1))][:n]
 
 
-def _run(spark, path: Path, values: list[int], **options: object) -> tuple[list, dict[str, int]]:  # noqa: ANN001
+def _run(spark, path: Path, values: list[int], **options: object) -> tuple[list, dict[str, int]]:
     """Rows of `k IN values` through bloomparquet (without its cache unless asked) and its metrics,
     checked against Spark's `parquet` with pushdown off."""
-    df = bp.read_bloom(spark, str(path), **{"bloom_cache": False, **options}).where(F.col("k").isin(values))
+    df = bp.read_bloom(spark, str(path), **{"bloom.cache": False, **options}).where(F.col("k").isin(values))
     rows = sorted(df.collect())
     with spark_conf(spark, PUSHDOWN_OFF):
         assert rows == sorted(spark.read.parquet(str(path)).where(F.col("k").isin(values)).collect())
@@ -59,11 +65,11 @@ def _run(spark, path: Path, values: list[int], **options: object) -> tuple[list,
 
 
 @pytest.fixture(scope="module")
-def per_file(spark, lake: Path) -> dict[int, int]:  # noqa: ANN001
+def per_file(spark, lake: Path) -> dict[int, int]:
     """Each file's filter bytes -> its row groups, from reading it alone with the early stop off."""
     out = {}
     for f in sorted(lake.glob("*.parquet")):
-        _, m = _run(spark, f, _absent(50), bloom_early_stop=False)
+        _, m = _run(spark, f, _absent(50), **{"bloom.earlyStop": False})
         out[m["bloomFilterBytesRead"]] = pq.ParquetFile(f).metadata.num_row_groups
     assert len(out) == FILES, "files' filter bytes must tell them apart"
     return out
@@ -71,10 +77,11 @@ def per_file(spark, lake: Path) -> dict[int, int]:  # noqa: ANN001
 
 @pytest.mark.parametrize("parallelism", [1, 16])
 @pytest.mark.parametrize("present", [0, 3])
-def test_big_in_list_reads_one_files_filters_then_stops(spark, lake: Path, per_file: dict[int, int],  # noqa: ANN001
-                                                         parallelism: int, present: int) -> None:
+def test_big_in_list_reads_one_files_filters_then_stops(
+    spark, lake: Path, per_file: dict[int, int], parallelism: int, present: int
+) -> None:
     # 3,000 values at 1 %: a row group holding none survives with chance 1-(0.99)^3000 = 1 - 1e-13.
-    rows, m = _run(spark, lake, _absent(3000) + _present(present), bloom_planning_parallelism=parallelism)
+    rows, m = _run(spark, lake, _absent(3000) + _present(present), **{"bloom.planningParallelism": parallelism})
     assert len(rows) == present
     total = m["bloomRowGroupsTotal"]
     assert total == sum(per_file.values())
@@ -84,23 +91,22 @@ def test_big_in_list_reads_one_files_filters_then_stops(spark, lake: Path, per_f
     assert m["bloomRowGroupsPrunedByBloom"] == 0
 
 
-def test_switched_off_it_reads_every_filter(spark, lake: Path, per_file: dict[int, int]) -> None:  # noqa: ANN001
-    _, m = _run(spark, lake, _absent(3000), bloom_early_stop=False)
+def test_switched_off_it_reads_every_filter(spark, lake: Path, per_file: dict[int, int]) -> None:
+    _, m = _run(spark, lake, _absent(3000), **{"bloom.earlyStop": False})
     assert m["bloomRowGroupsUnprobed"] == 0
     assert m["bloomFilterBytesRead"] == sum(per_file)
 
 
-def test_cached_filters_are_not_probed_either(spark, lake: Path) -> None:  # noqa: ANN001
+def test_cached_filters_are_not_probed_either(spark, lake: Path) -> None:
     values = _absent(3000)
-    _run(spark, lake, values, bloom_cache=True, bloom_early_stop=False)  # fills the cache
-    _, m = _run(spark, lake, values, bloom_cache=True)
+    _run(spark, lake, values, **{"bloom.cache": True, "bloom.earlyStop": False})  # fills the cache
+    _, m = _run(spark, lake, values, **{"bloom.cache": True})
     assert m["bloomFilterBytesRead"] == 0 and m["bloomFootersRead"] == 0
     assert 0 < m["bloomRowGroupsUnprobed"] < m["bloomRowGroupsTotal"]
 
 
 @pytest.mark.parametrize("values", [_absent(1), _absent(5), _absent(20) + _present(2)], ids=["point", "in5", "in22"])
-def test_where_filters_can_prune_it_never_stops(spark, lake: Path, per_file: dict[int, int],  # noqa: ANN001
-                                                values: list[int]) -> None:
+def test_where_filters_can_prune_it_never_stops(spark, lake: Path, per_file: dict[int, int], values: list[int]) -> None:
     # 20 values at 1 %: 82 % of the row groups holding none are pruned (1 % filters, 1-(0.99)^20).
     rows, m = _run(spark, lake, values)
     assert len(rows) == sum(v % 2 == 0 for v in values)
@@ -109,17 +115,17 @@ def test_where_filters_can_prune_it_never_stops(spark, lake: Path, per_file: dic
     assert m["bloomRowGroupsPrunedByBloom"] >= 0.6 * (m["bloomRowGroupsTotal"] - len(rows))
 
 
-def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> None:
     """The keys of a join's runtime filter (Spark's dynamic pruning) go through the same early stop."""
     keys = _absent(3000) + _present(2)
     dim = tmp_path / "dim"
     rows = [(k, 1) for k in keys] + [(2 * i + 1, 7) for i in range(80)]
     spark.createDataFrame(rows, "k long, g int").coalesce(1).write.parquet(str(dim))
 
-    def joined(fact):  # noqa: ANN001, ANN202
+    def joined(fact):
         return fact.join(spark.read.parquet(str(dim)).where("g <> 7"), "k").select("k", "v")
 
-    q = joined(bp.read_bloom(spark, str(lake), bloom_cache=False))
+    q = joined(bp.read_bloom(spark, str(lake), **{"bloom.cache": False}))
     got = sorted(q.collect())
     assert "dynamicpruning" in q._jdf.queryExecution().executedPlan().toString().lower()
     with spark_conf(spark, PUSHDOWN_OFF):

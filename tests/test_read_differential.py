@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pyspark.sql import DataFrame
 
 import bloomparquet as bp
@@ -43,7 +42,7 @@ class Dataset:
 
 
 @pytest.fixture(scope="module", params=["spark", "pyarrow", "bloomparquet"])
-def dataset(request, spark, tmp_path_factory) -> Iterator[Dataset]:  # noqa: ANN001
+def dataset(request, spark, tmp_path_factory) -> Iterator[Dataset]:
     out = tmp_path_factory.mktemp(f"diff-{request.param}") / "data"
     micros = {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}  # INT96 is never probed
     if request.param == "spark":
@@ -78,19 +77,19 @@ def _absent(sql_type: str) -> st.SearchStrategy:
     if sql_type == "DATE":
         return st.dates(dt.date(1600, 1, 1), dt.date(2200, 1, 1))
     if sql_type == "TIMESTAMP":
-        return st.datetimes(dt.datetime(1700, 1, 1), dt.datetime(2200, 1, 1), timezones=st.just(dt.timezone.utc))
+        return st.datetimes(dt.datetime(1700, 1, 1), dt.datetime(2200, 1, 1), timezones=st.just(dt.UTC))
     return st.datetimes(dt.datetime(1700, 1, 1), dt.datetime(2200, 1, 1))
 
 
 @st.composite
-def _values(draw, column: Column, max_size: int) -> list:  # noqa: ANN001
+def _values(draw, column: Column, max_size: int) -> list:
     present = st.sampled_from(column.pool)
     one = st.one_of(present, present, _absent(column.sql_type), st.none() if max_size > 1 else present)
     return draw(st.lists(one, min_size=0 if max_size > 1 else 1, max_size=max_size))
 
 
 @st.composite
-def _leaf(draw) -> str:  # noqa: ANN001
+def _leaf(draw) -> str:
     column = draw(st.sampled_from(COLUMNS))
     kind = draw(st.sampled_from(["=", "<=>", "IN", "IN", "NULL="]))
     if kind == "NULL=":
@@ -117,12 +116,12 @@ def _predicate(depth: int = 2) -> st.SearchStrategy[str]:
     )
 
 
-def _rows(df) -> list[tuple[int, int]]:  # noqa: ANN001
+def _rows(df) -> list[tuple[int, int]]:
     # (row id, hash of every column): the rows selected and what was read, without moving rows to Python.
     return sorted((r[0], r[1]) for r in df.collect())
 
 
-def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # noqa: ANN001
+def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:
     source, conf = data.routes[via]
     got_df = source.where(predicate).selectExpr("row_id", "xxhash64(*)")
     with spark_conf(spark, conf):
@@ -134,7 +133,8 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # 
     _totals["queries"] += 1
     _totals[f"queries_{via}"] += 1
     _totals[f"rg_pruned_{via}"] += metrics.get("bloomRowGroupsPrunedByBloom", 0) + metrics.get(
-        "bloomRowGroupsPrunedByStats", 0)
+        "bloomRowGroupsPrunedByStats", 0
+    )
     _totals["rg_total"] += metrics.get("bloomRowGroupsTotal", 0)
     _totals["rg_bloom"] += metrics.get("bloomRowGroupsPrunedByBloom", 0)
     _totals["rg_stats"] += metrics.get("bloomRowGroupsPrunedByStats", 0)
@@ -143,9 +143,11 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:  # 
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(predicate=_predicate(), via=st.sampled_from(["plan", "plan", "task", "plan_no_gap_reads", "task_no_gap_reads",
-                                                    *SQL_ROUTES]))
-def test_random_predicates_match_spark(spark, dataset: Dataset, predicate: str, via: str) -> None:  # noqa: ANN001
+@given(
+    predicate=_predicate(),
+    via=st.sampled_from(["plan", "plan", "task", "plan_no_gap_reads", "task_no_gap_reads", *SQL_ROUTES]),
+)
+def test_random_predicates_match_spark(spark, dataset: Dataset, predicate: str, via: str) -> None:
     _check(spark, dataset, predicate, via)
 
 
@@ -166,15 +168,21 @@ def _random_values(sql_type: str, rnd: random.Random, n: int) -> list:
         return [rnd.getrandbits(64).to_bytes(8, "little") for _ in range(n)]
     if sql_type == "DATE":
         return [dt.date(1900, 1, 1) + dt.timedelta(days=rnd.randint(0, 80000)) for _ in range(n)]
-    tz = dt.timezone.utc if sql_type == "TIMESTAMP" else None
+    tz = dt.UTC if sql_type == "TIMESTAMP" else None
     return [dt.datetime(1950, 1, 1, tzinfo=tz) + dt.timedelta(microseconds=rnd.getrandbits(50)) for _ in range(n)]
 
 
 @settings(max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(column=st.sampled_from(COLUMNS), size=st.integers(1000, 5000), seed=st.integers(0, 2**32), hit=st.booleans(),
-       via=st.sampled_from(["plan", "task", "sql"]))
-def test_big_in_lists_match_spark(spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool,  # noqa: ANN001
-                                  via: str) -> None:
+@given(
+    column=st.sampled_from(COLUMNS),
+    size=st.integers(1000, 5000),
+    seed=st.integers(0, 2**32),
+    hit=st.booleans(),
+    via=st.sampled_from(["plan", "task", "sql"]),
+)
+def test_big_in_lists_match_spark(
+    spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool, via: str
+) -> None:
     rnd = random.Random(seed)
     values = _random_values(column.sql_type, rnd, size)
     if hit:
@@ -183,7 +191,7 @@ def test_big_in_lists_match_spark(spark, dataset: Dataset, column: Column, size:
 
 
 @pytest.mark.parametrize("column", COLUMNS, ids=lambda c: c.name)
-def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column) -> None:  # noqa: ANN001
+def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column) -> None:
     absent = _random_values(column.sql_type, random.Random(column.name), 1)  # almost surely not in the data
     for v in [*column.pool[:1], *column.pool[-1:], *absent]:
         _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}")
@@ -194,9 +202,13 @@ def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column
 _TOP_LEVEL = [c for c in COLUMNS if "." not in c.name]
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(column=st.sampled_from(_TOP_LEVEL), data=st.data())
-def test_joins_prune_at_runtime_and_match_spark(spark, dataset: Dataset, tmp_path_factory, column: Column, data) -> None:  # noqa: ANN001
+def test_joins_prune_at_runtime_and_match_spark(
+    spark, dataset: Dataset, tmp_path_factory, column: Column, data
+) -> None:
     """A join on a selective dimension: Spark's dynamic pruning hands the scan the dimension's
     keys at runtime (``column IN (...)``), which bloomparquet probes; rows must equal Spark's."""
     keys = data.draw(_values(column, 8)) or [column.pool[0]]
@@ -224,7 +236,8 @@ def test_joins_prune_at_runtime_and_match_spark(spark, dataset: Dataset, tmp_pat
             if "dynamicpruningexpression" in plan:
                 _totals["runtime_filtered"] += 1
                 _totals["runtime_rg_pruned"] += metrics.get("bloomRowGroupsPrunedByBloom", 0) + metrics.get(
-                    "bloomRowGroupsPrunedByStats", 0)
+                    "bloomRowGroupsPrunedByStats", 0
+                )
 
 
 def test_pruning_happened_across_the_suite() -> None:

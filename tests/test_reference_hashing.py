@@ -49,8 +49,12 @@ def test_nan_hashes_its_bits_and_zero_signs_differ() -> None:
 
 
 def test_unsigned_inputs_keep_their_bits() -> None:
-    assert xxh64_plain(np.array([2**32 - 1], np.uint32), "INT32")[0] == xxh64_plain(np.array([-1], np.int32), "INT32")[0]
-    assert xxh64_plain(np.array([2**64 - 1], np.uint64), "INT64")[0] == xxh64_plain(np.array([-1], np.int64), "INT64")[0]
+    assert (
+        xxh64_plain(np.array([2**32 - 1], np.uint32), "INT32")[0] == xxh64_plain(np.array([-1], np.int32), "INT32")[0]
+    )
+    assert (
+        xxh64_plain(np.array([2**64 - 1], np.uint64), "INT64")[0] == xxh64_plain(np.array([-1], np.int64), "INT64")[0]
+    )
 
 
 def test_strings_are_utf8_bytes_without_length_prefix() -> None:

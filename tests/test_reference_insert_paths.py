@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bloomparquet.reference import SplitBlockBloomFilter
-from bloomparquet.reference import sbbf
+from bloomparquet.reference import SplitBlockBloomFilter, sbbf
 
 
 def _via_ufunc_at(num_bytes: int, h: np.ndarray) -> bytes:

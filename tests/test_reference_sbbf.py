@@ -24,7 +24,10 @@ def _fpp(num_blocks: int, inserted: int, probes: int, seed: int) -> float:
     f = SplitBlockBloomFilter(num_blocks * 32)
     f.insert_hashes(_hashes(inserted, seed))
     rng = np.random.default_rng(seed + 1)
-    hits = sum(int(f.check_hashes(rng.integers(0, 2**64, 1_000_000, dtype=np.uint64)).sum()) for _ in range(probes // 1_000_000))
+    hits = sum(
+        int(f.check_hashes(rng.integers(0, 2**64, 1_000_000, dtype=np.uint64)).sum())
+        for _ in range(probes // 1_000_000)
+    )
     return hits / probes
 
 
@@ -75,8 +78,13 @@ def test_spec_figures_1024_blocks(inserted: int, expected: float, tolerance: flo
 # expected, 35 % for the 0.001 % row (~200 hits in 20 M probes).
 @pytest.mark.parametrize(
     ("bits", "expected", "rel", "probes"),
-    [(6.0, 0.10, 0.15, 2_000_000), (10.5, 0.01, 0.15, 2_000_000), (16.9, 0.001, 0.15, 2_000_000),
-     (26.4, 0.0001, 0.15, 20_000_000), (41.0, 0.00001, 0.35, 20_000_000)],
+    [
+        (6.0, 0.10, 0.15, 2_000_000),
+        (10.5, 0.01, 0.15, 2_000_000),
+        (16.9, 0.001, 0.15, 2_000_000),
+        (26.4, 0.0001, 0.15, 20_000_000),
+        (41.0, 0.00001, 0.35, 20_000_000),
+    ],
 )
 def test_spec_bits_per_value_table(bits: float, expected: float, rel: float, probes: int) -> None:
     blocks = 4096

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def source(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def source(spark, tmp_path_factory) -> Path:
     """Two plain Spark Parquet files, several row groups each, parquet-java's own filter on id."""
     out = tmp_path_factory.mktemp("retrofit") / "src"
     df = spark.sql(
@@ -41,8 +41,8 @@ def source(spark, tmp_path_factory) -> Path:  # noqa: ANN001
     return out
 
 
-@pytest.fixture()
-def dataset(source, tmp_path) -> Path:  # noqa: ANN001
+@pytest.fixture
+def dataset(source, tmp_path) -> Path:
     dst = tmp_path / "data"
     shutil.copytree(source, dst)
     return dst
@@ -82,7 +82,7 @@ def _chunk_ranges(path: Path) -> list[tuple[int, int]]:
     return out
 
 
-def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -> None:  # noqa: ANN001
+def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -> None:
     before = {p.name: p.read_bytes() for p in _files(dataset)}
     facts = {p.name: _chunk_facts(p) for p in _files(dataset)}
     kv = {p.name: pq.ParquetFile(p).metadata.metadata for p in _files(dataset)}
@@ -140,7 +140,7 @@ def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -
 
 
 @pytest.mark.parametrize("failure", ["write", "rename"])
-def test_failed_run_leaves_originals(spark, dataset, failure) -> None:  # noqa: ANN001
+def test_failed_run_leaves_originals(spark, dataset, failure) -> None:
     """A task that dies writing its temporary file, or at the rename over the
     original, leaves every original byte as it was and no temporary file."""
     # Writes fail once a temporary file holds the smallest file's data bytes: its copy done, its tail not.
@@ -158,14 +158,14 @@ def test_failed_run_leaves_originals(spark, dataset, failure) -> None:  # noqa: 
     ("columns", "message"),
     [(["nope"], "unknown column 'nope'"), (["flag"], "BOOLEAN"), (["s"], "unknown column 's'")],
 )
-def test_bad_columns_are_refused(spark, dataset, columns, message) -> None:  # noqa: ANN001
+def test_bad_columns_are_refused(spark, dataset, columns, message) -> None:
     digest = _digest(dataset)
     with pytest.raises(Exception, match=message):
         bloomparquet.retrofit(spark, str(dataset), columns)
     assert _digest(dataset) == digest
 
 
-def test_encrypted_and_bad_fpp_refused(spark, dataset) -> None:  # noqa: ANN001
+def test_encrypted_and_bad_fpp_refused(spark, dataset) -> None:
     with pytest.raises(ValueError, match="option 'bloom.fpp' = '1.5': expected a probability"):
         bloomparquet.retrofit(spark, str(dataset), ["email"], fpp=1.5)
     fake = dataset / "enc" / "x.parquet"
@@ -178,7 +178,7 @@ def test_encrypted_and_bad_fpp_refused(spark, dataset) -> None:  # noqa: ANN001
     assert fake.read_bytes() == bytes(data)
 
 
-def test_cli(spark, dataset, capsys) -> None:  # noqa: ANN001
+def test_cli(spark, dataset, capsys) -> None:
     assert main(["retrofit", str(dataset), "--columns", "email,s.x", "--fpp", "0.05"]) == 0
     out = capsys.readouterr().out
     assert "2 of 2 files retrofitted" in out

@@ -50,7 +50,7 @@ def _name(file: str) -> str:
     return Path(file.removeprefix("file:")).name
 
 
-def test_probe_agrees_with_duckdb(spark, written) -> None:  # noqa: ANN001
+def test_probe_agrees_with_duckdb(spark, written) -> None:
     writer, files = written
     path = str(files[0].parent) if len(files) > 1 else str(files[0])
     con = duckdb.connect()
@@ -60,20 +60,31 @@ def test_probe_agrees_with_duckdb(spark, written) -> None:  # noqa: ANN001
         values = probe_values(name, pa.concat_tables(datas.values()))[::3]  # every third: 10 stored, 10 absent
         query = " UNION ALL ".join(
             f"SELECT {i} AS v, * FROM bloomparquet_probe('{path}', '{name}', {_sql_literal(name, p)})"
-            for i, (_, p) in enumerate(values))
+            for i, (_, p) in enumerate(values)
+        )
         ours = {(r.v, _name(r.file), r.row_group): r for r in spark.sql(query).collect()}
         for f in files:
             meta = pq.ParquetFile(f).metadata
             starts = list(np.cumsum([0] + [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]))
             holds = present(datas[f.name], name, starts) if not name.startswith("ts_") else None
             for i, (text, param) in enumerate(values):
-                got = dict(con.execute("SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
-                                       [str(f), name, param]).fetchall())
+                got = dict(
+                    con.execute(
+                        "SELECT row_group_id, bloom_filter_excludes FROM parquet_bloom_probe(?, ?, ?)",
+                        [str(f), name, param],
+                    ).fetchall()
+                )
                 for rg in range(meta.num_row_groups):
                     row = ours[(i, f.name, rg)]
                     assert row.column == name and row.result in ("excluded", "may-contain"), row
                     mine = row.result == "excluded"
-                    assert not (mine and holds is not None and text in holds[rg]), (writer, name, text, rg, "excluded a stored value")
+                    assert not (mine and holds is not None and text in holds[rg]), (
+                        writer,
+                        name,
+                        text,
+                        rg,
+                        "excluded a stored value",
+                    )
                     if name in DUCKDB_CANNOT_PROBE:
                         continue
                     assert mine == got[rg], (writer, f.name, name, text, rg, mine, got)
@@ -85,10 +96,12 @@ def test_probe_agrees_with_duckdb(spark, written) -> None:  # noqa: ANN001
 def _filtered(f: Path) -> set[str]:
     meta = pq.ParquetFile(f).metadata
     rg = meta.row_group(0)
-    return {rg.column(c).path_in_schema for c in range(meta.num_columns) if rg.column(c).bloom_filter_offset is not None}
+    return {
+        rg.column(c).path_in_schema for c in range(meta.num_columns) if rg.column(c).bloom_filter_offset is not None
+    }
 
 
-def test_filters_match_footer_and_inspect(spark, written) -> None:  # noqa: ANN001
+def test_filters_match_footer_and_inspect(spark, written) -> None:
     writer, files = written
     path = str(files[0].parent) if len(files) > 1 else str(files[0])
     rows = spark.sql(f"SELECT * FROM bloomparquet_filters('{path}')").collect()
@@ -122,14 +135,20 @@ def test_filters_match_footer_and_inspect(spark, written) -> None:  # noqa: ANN0
 
 
 @pytest.fixture(scope="module")
-def small_file(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def small_file(spark, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("sqlfn") / "small"
-    (spark.range(0, 1000).selectExpr("id", "CAST(id AS STRING) AS s").coalesce(1).write
-     .format("bloomparquet").option("bloom.columns", "id").save(str(out)))
+    (
+        spark.range(0, 1000)
+        .selectExpr("id", "CAST(id AS STRING) AS s")
+        .coalesce(1)
+        .write.format("bloomparquet")
+        .option("bloom.columns", "id")
+        .save(str(out))
+    )
     return out
 
 
-def test_probe_column_without_filter_and_case(spark, small_file: Path) -> None:  # noqa: ANN001
+def test_probe_column_without_filter_and_case(spark, small_file: Path) -> None:
     rows = spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}', 's', '5')").collect()
     assert rows and {r.result for r in rows} == {"no filter"}
     # Without spark.sql.caseSensitive, ID names column id; 5 is there, 5000 is not.
@@ -141,7 +160,7 @@ def test_probe_column_without_filter_and_case(spark, small_file: Path) -> None: 
         spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}', 'ID', 5)").collect()
 
 
-def test_probe_errors(spark, small_file: Path) -> None:  # noqa: ANN001
+def test_probe_errors(spark, small_file: Path) -> None:
     with pytest.raises(Exception, match="nope"):
         spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}', 'nope', 1)").collect()
     with pytest.raises(Exception, match="must be a constant"):
@@ -154,7 +173,7 @@ def test_probe_errors(spark, small_file: Path) -> None:  # noqa: ANN001
         spark.sql(f"SELECT * FROM bloomparquet_probe('{small_file}/missing', 'id', 1)").collect()
 
 
-def test_broken_filter(spark, small_file: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_broken_filter(spark, small_file: Path, tmp_path: Path) -> None:
     f = tmp_path / "broken.parquet"
     shutil.copy(next(small_file.glob("*.parquet")), f)
     set_header_num_bytes(f, 0, 33)

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pyspark.sql import DataFrame
 
 import bloomparquet as bp
@@ -34,20 +33,26 @@ BLOOM = "'bloom.columns' = 'k', 'bloom.fpp' = '0.01', 'parquet.block.size' = '16
 
 
 @pytest.fixture(scope="module")
-def tables(spark, tmp_path_factory) -> Iterator[dict[str, str]]:  # noqa: ANN001
+def tables(spark, tmp_path_factory) -> Iterator[dict[str, str]]:
     """Query text per route over the same rows; the oracle is ``parquet`` over the LOCATION files."""
     root = tmp_path_factory.mktemp("sqlroutes")
     loc = root / "loc"
     src = spark.sql(SOURCE).repartition(FILES)
-    (src.write.format("bloomparquet").option("bloom.columns", "k").option("parquet.block.size", 16384)
-        .save(str(loc)))
+    (src.write.format("bloomparquet").option("bloom.columns", "k").option("parquet.block.size", 16384).save(str(loc)))
     spark.sql(f"CREATE TABLE sr_loc USING bloomparquet LOCATION '{loc}'")
     spark.sql(f"CREATE TABLE sr_ctas USING bloomparquet OPTIONS ({BLOOM}) AS SELECT * FROM sr_loc")
     spark.sql(f"CREATE TABLE sr_part USING bloomparquet PARTITIONED BY (p) OPTIONS ({BLOOM}) AS SELECT * FROM sr_loc")
     spark.sql("CREATE VIEW sr_view AS SELECT id, k, p FROM sr_part")
     spark.sql("CREATE TEMPORARY VIEW sr_temp AS SELECT * FROM sr_loc")
-    yield {"loc": "sr_loc", "ctas": "sr_ctas", "part": "sr_part", "view": "sr_view", "temp": "sr_temp",
-           "path": f"bloomparquet.`{loc}`", "oracle": f"parquet.`{loc}`"}
+    yield {
+        "loc": "sr_loc",
+        "ctas": "sr_ctas",
+        "part": "sr_part",
+        "view": "sr_view",
+        "temp": "sr_temp",
+        "path": f"bloomparquet.`{loc}`",
+        "oracle": f"parquet.`{loc}`",
+    }
     spark.sql("DROP VIEW sr_view")
     spark.sql("DROP VIEW sr_temp")
     for t in ("sr_loc", "sr_ctas", "sr_part"):
@@ -62,7 +67,7 @@ def _rows(df: DataFrame) -> list[tuple]:
     return sorted(tuple(r) for r in df.collect())
 
 
-def _oracle(spark, tables: dict[str, str], where: str) -> list[tuple]:  # noqa: ANN001
+def _oracle(spark, tables: dict[str, str], where: str) -> list[tuple]:
     with spark_conf(spark, PUSHDOWN_OFF):
         return _rows(spark.sql(f"SELECT id, k, p FROM {tables['oracle']} WHERE {where}"))
 
@@ -72,7 +77,7 @@ def _plan(df: DataFrame) -> str:
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_point_miss_plans_no_task_and_hit_prunes(spark, tables: dict[str, str], route: str) -> None:  # noqa: ANN001
+def test_point_miss_plans_no_task_and_hit_prunes(spark, tables: dict[str, str], route: str) -> None:
     miss = spark.sql(f"SELECT id, k, p FROM {tables[route]} WHERE k = 1")  # keys are multiples of 3
     assert miss.collect() == []
     assert "BloomParquetScan" in _plan(miss)
@@ -89,11 +94,13 @@ def test_point_miss_plans_no_task_and_hit_prunes(spark, tables: dict[str, str], 
     # The hit's row group, and those without it passing their filter (fpp 1 %: a handful of ~100s).
     assert 1 <= survivors <= 1 + max(3, m["bloomRowGroupsTotal"] // 20), m
     assert 1 <= m["bloomTasksPlanned"] == m["tasks"] <= survivors, m
-    assert "BloomProbes" in "\n".join(r[0] for r in spark.sql(f"EXPLAIN SELECT * FROM {tables[route]} WHERE k = 1").collect())
+    assert "BloomProbes" in "\n".join(
+        r[0] for r in spark.sql(f"EXPLAIN SELECT * FROM {tables[route]} WHERE k = 1").collect()
+    )
 
 
 @pytest.mark.parametrize("route", ["loc", "path"])
-def test_switched_off_keeps_sparks_v1_route(spark, tables: dict[str, str], route: str) -> None:  # noqa: ANN001
+def test_switched_off_keeps_sparks_v1_route(spark, tables: dict[str, str], route: str) -> None:
     key = (77 * 7919) % ROWS * 3
     df = spark.sql(f"SELECT id, k, p FROM {tables[route]} WHERE k = {key}")
     with spark_conf(spark, V1_ROUTE):
@@ -107,10 +114,15 @@ _KEYS = st.one_of(st.integers(0, ROWS * 3), st.integers(0, ROWS - 1).map(lambda 
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(route=st.sampled_from(ROUTES), mode=st.sampled_from(["plan", "task"]),
-       keys=st.lists(_KEYS, min_size=1, max_size=6), part=st.sampled_from([None, 0, 3]))
-def test_routes_match_spark(spark, tables: dict[str, str], route: str, mode: str, keys: list[int],  # noqa: ANN001
-                            part: int | None) -> None:
+@given(
+    route=st.sampled_from(ROUTES),
+    mode=st.sampled_from(["plan", "task"]),
+    keys=st.lists(_KEYS, min_size=1, max_size=6),
+    part=st.sampled_from([None, 0, 3]),
+)
+def test_routes_match_spark(
+    spark, tables: dict[str, str], route: str, mode: str, keys: list[int], part: int | None
+) -> None:
     where = f"k IN ({', '.join(map(str, keys))})" + ("" if part is None else f" AND p = {part}")
     if mode == "task" and route in ("loc", "ctas", "part"):  # read options reach a catalog table's relation
         df = spark.read.option("bloom.mode", "task").table(tables[route]).select("id", "k", "p")
@@ -119,15 +131,19 @@ def test_routes_match_spark(spark, tables: dict[str, str], route: str, mode: str
     assert _rows(df.where(where)) == _oracle(spark, tables, where), (route, mode, where)
 
 
-def test_dynamic_pruning_prunes_a_catalog_table(spark, tables: dict[str, str], tmp_path: Path) -> None:  # noqa: ANN001
+def test_dynamic_pruning_prunes_a_catalog_table(spark, tables: dict[str, str], tmp_path: Path) -> None:
     keys = [(i * 7919) % ROWS * 3 for i in (5, 6)]
     dim = str(tmp_path / "dim")
     spark.sql(f"SELECT explode(array({keys[0]}, {keys[1]}, 2, 5)) AS key, 'x' AS tag").selectExpr(
-        "key", "IF(key % 3 = 0, 'x', 'y') AS tag").write.parquet(dim)
-    query = (f"SELECT f.id, f.k, f.p FROM {{fact}} f JOIN parquet.`{dim}` d ON f.k = d.key WHERE d.tag = 'x'")
+        "key", "IF(key % 3 = 0, 'x', 'y') AS tag"
+    ).write.parquet(dim)
+    query = f"SELECT f.id, f.k, f.p FROM {{fact}} f JOIN parquet.`{dim}` d ON f.k = d.key WHERE d.tag = 'x'"
     got = spark.sql(query.format(fact=tables["loc"]))
-    assert _rows(got) == _oracle_join(spark, query.format(fact=tables["oracle"])) == sorted(
-        (i, k, i % 4) for i, k in zip((5, 6), keys))
+    assert (
+        _rows(got)
+        == _oracle_join(spark, query.format(fact=tables["oracle"]))
+        == sorted((i, k, i % 4) for i, k in zip((5, 6), keys))
+    )
     assert "dynamicpruningexpression" in _plan(got)
     m = bp.scan_metrics(got)
     # The two keys' row groups, and those the runtime keys pass as false positives (fpp 1 %, 2 keys).
@@ -135,7 +151,7 @@ def test_dynamic_pruning_prunes_a_catalog_table(spark, tables: dict[str, str], t
     assert 2 <= survivors <= 2 + max(4, m["bloomRowGroupsTotal"] // 10), m
 
 
-def test_dynamic_partition_pruning_keeps_working(spark, tables: dict[str, str], tmp_path: Path) -> None:  # noqa: ANN001
+def test_dynamic_partition_pruning_keeps_working(spark, tables: dict[str, str], tmp_path: Path) -> None:
     """A join on a partition column drops the other partitions' files at runtime, as Spark's V1 scan does."""
     dim = str(tmp_path / "dimp")
     spark.sql("SELECT explode(array(1, 2)) AS pp").selectExpr("pp", "IF(pp = 1, 'x', 'y') AS tag").write.parquet(dim)
@@ -147,7 +163,7 @@ def test_dynamic_partition_pruning_keeps_working(spark, tables: dict[str, str], 
     assert bp.scan_metrics(got)["numOutputRows"] == ROWS // 4 + 2  # partition p = 1 only, and the dimension's 2 rows
 
 
-def _oracle_join(spark, query: str) -> list[tuple]:  # noqa: ANN001
+def _oracle_join(spark, query: str) -> list[tuple]:
     with spark_conf(spark, PUSHDOWN_OFF):
         return _rows(spark.sql(query))
 
@@ -167,10 +183,11 @@ def _filtered_keys(location: Path) -> set[tuple[str, int]]:
     return seen
 
 
-def test_sql_writes_keep_writing_filters(spark, tables: dict[str, str], tmp_path: Path) -> None:  # noqa: ANN001
+def test_sql_writes_keep_writing_filters(spark, tables: dict[str, str], tmp_path: Path) -> None:
     out = tmp_path / "w"
-    spark.sql(f"CREATE TABLE sr_write (id BIGINT, k BIGINT, p INT) USING bloomparquet LOCATION '{out}' "
-              f"OPTIONS ({BLOOM})")
+    spark.sql(
+        f"CREATE TABLE sr_write (id BIGINT, k BIGINT, p INT) USING bloomparquet LOCATION '{out}' OPTIONS ({BLOOM})"
+    )
     try:
         spark.sql("INSERT INTO sr_write SELECT id, k, p FROM sr_loc WHERE id < 3000")
         spark.sql("INSERT INTO sr_write SELECT id, k, p FROM sr_loc WHERE id >= 3000 AND id < 5000")
@@ -186,7 +203,7 @@ def test_sql_writes_keep_writing_filters(spark, tables: dict[str, str], tmp_path
     finally:
         spark.sql("DROP TABLE sr_write")
     # CTAS: the managed tables of the fixture were written through SQL too.
-    ctas = Path(spark.sql("DESCRIBE TABLE EXTENDED sr_part").where("col_name = 'Location'").first()[1][len("file:"):])
+    ctas = Path(spark.sql("DESCRIBE TABLE EXTENDED sr_part").where("col_name = 'Location'").first()[1][len("file:") :])
     assert len(_filtered_keys(ctas)) > FILES
 
 
@@ -196,17 +213,19 @@ def _normalized(df: DataFrame) -> tuple[str, str]:
     return strip(qe.optimizedPlan().toString()), strip(qe.executedPlan().toString())
 
 
-def test_no_other_plan_changes(spark, tmp_path: Path) -> None:  # noqa: ANN001
+def test_no_other_plan_changes(spark, tmp_path: Path) -> None:
     """The rule leaves plans without bloomparquet scans alone, and plain Parquet too unless opted in."""
     pq_dir, csv_dir = tmp_path / "pq", tmp_path / "csv"
     spark.range(100).selectExpr("id", "id % 3 AS g").write.parquet(str(pq_dir))
     spark.range(100).selectExpr("id", "id % 3 AS g").write.csv(str(csv_dir))
     spark.sql(f"CREATE TABLE sr_plain USING parquet LOCATION '{pq_dir}'")
     try:
-        queries = [f"SELECT g, count(*) FROM parquet.`{pq_dir}` WHERE id = 5 GROUP BY g",
-                   f"SELECT * FROM csv.`{csv_dir}` WHERE _c0 = '5'",
-                   "SELECT id FROM range(10) WHERE id IN (1, 2)",
-                   f"SELECT a.id FROM sr_plain a JOIN range(5) b ON a.id = b.id WHERE a.g = 1"]
+        queries = [
+            f"SELECT g, count(*) FROM parquet.`{pq_dir}` WHERE id = 5 GROUP BY g",
+            f"SELECT * FROM csv.`{csv_dir}` WHERE _c0 = '5'",
+            "SELECT id FROM range(10) WHERE id IN (1, 2)",
+            "SELECT a.id FROM sr_plain a JOIN range(5) b ON a.id = b.id WHERE a.g = 1",
+        ]
         off = {**V1_ROUTE, "spark.bloomparquet.parquet.enabled": "false"}  # the rule returns every plan as it is
         for q in queries:
             with_rule = _normalized(spark.sql(q))
@@ -223,12 +242,14 @@ def test_no_other_plan_changes(spark, tmp_path: Path) -> None:  # noqa: ANN001
         spark.sql("DROP TABLE sr_plain")
 
 
-def test_parquet_opt_in_prunes_and_honours_read_options(spark, tmp_path: Path) -> None:  # noqa: ANN001
+def test_parquet_opt_in_prunes_and_honours_read_options(spark, tmp_path: Path) -> None:
     a, b = tmp_path / "m" / "x=1", tmp_path / "m" / "x=2"
     spark.sql(SOURCE).selectExpr("id", "k").write.option("parquet.bloom.filter.enabled#k", "true").option(
-        "parquet.block.size", 16384).parquet(str(a))
+        "parquet.block.size", 16384
+    ).parquet(str(a))
     spark.range(10).selectExpr("id", "id * 3 AS k", "'extra' AS e").write.parquet(str(b))
     key = (99 * 7919) % ROWS * 3
+
     def read() -> DataFrame:  # a new DataFrame per run: a DataFrame keeps the plan of its first run
         return spark.read.option("mergeSchema", "true").parquet(str(tmp_path / "m")).where(f"k IN ({key}, 27)")
 
@@ -245,7 +266,7 @@ def test_parquet_opt_in_prunes_and_honours_read_options(spark, tmp_path: Path) -
 
 
 @pytest.mark.parametrize("mode", ["LEGACY", "CORRECTED"])
-def test_parquet_opt_in_honours_datetime_rebase_options(spark, tmp_path: Path, mode: str) -> None:  # noqa: ANN001
+def test_parquet_opt_in_honours_datetime_rebase_options(spark, tmp_path: Path, mode: str) -> None:
     """Dates and INT96 timestamps before 1582 from a writer that is not Spark: the rebase read options
     (``datetimeRebaseMode``, ``int96RebaseMode``) reach Spark's reader inside the converted scan."""
     import datetime as dt
@@ -256,14 +277,19 @@ def test_parquet_opt_in_honours_datetime_rebase_options(spark, tmp_path: Path, m
     rows = 2000
     day = [dt.date(1000, 1, 1) + dt.timedelta(days=i) for i in range(rows)]
     ts = [dt.datetime(1000, 1, 1, 12) + dt.timedelta(hours=i) for i in range(rows)]
-    table = pa.table({"k": pa.array(range(rows), pa.int64()), "d": pa.array(day, pa.date32()),
-                      "t": pa.array(ts, pa.timestamp("us"))})
+    table = pa.table(
+        {"k": pa.array(range(rows), pa.int64()), "d": pa.array(day, pa.date32()), "t": pa.array(ts, pa.timestamp("us"))}
+    )
     path = tmp_path / "ancient.parquet"
     pq.write_table(table, path, row_group_size=250, use_deprecated_int96_timestamps=True)
 
     def read() -> DataFrame:
-        return (spark.read.option("datetimeRebaseMode", mode).option("int96RebaseMode", mode).parquet(str(path))
-                .where("k IN (7, 1500)"))
+        return (
+            spark.read.option("datetimeRebaseMode", mode)
+            .option("int96RebaseMode", mode)
+            .parquet(str(path))
+            .where("k IN (7, 1500)")
+        )
 
     with spark_conf(spark, PUSHDOWN_OFF):
         want = sorted(read().collect())

@@ -26,7 +26,7 @@ BOUND = 1.5
 NOISE_SECONDS = 0.25
 
 
-def plan(spark, text: str) -> tuple[float, str]:  # noqa: ANN001
+def plan(spark, text: str) -> tuple[float, str]:
     """(seconds to analyze, optimize and plan ``text``, its physical plan with subqueries)."""
     started = time.perf_counter()
     executed = spark.sql(text)._jdf.queryExecution().executedPlan()
@@ -53,18 +53,18 @@ def pruning_filters(tree: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def tpcds_views(spark, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:  # noqa: ANN001
+def tpcds_views(spark, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for table, path in write_tiny_tables(Path(tmp_path_factory.mktemp("tpcds"))).items():
         spark.read.parquet(str(path)).createOrReplaceTempView(table)
     return queries()
 
 
-def measure(spark, text: str, settings: dict[str, str]) -> tuple[float, str]:  # noqa: ANN001
+def measure(spark, text: str, settings: dict[str, str]) -> tuple[float, str]:
     with spark_conf(spark, settings):
         return plan(spark, text)
 
 
-def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, str]) -> None:  # noqa: ANN001
+def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, str]) -> None:
     assert len(tpcds_views) >= 100, sorted(tpcds_views)
     # Warm-up: the first plans of a session pay for class loading and JIT.
     for settings in (SPARK, OPT_IN):
@@ -81,12 +81,25 @@ def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, s
             t_ours = min(t_ours, *(measure(spark, text, OPT_IN)[0] for _ in range(2)))
         total_spark += t_spark
         total_ours += t_ours
-        row = (name, nodes(p_spark), nodes(p_ours), scans(p_spark), scans(p_ours),
-               pruning_filters(p_spark), pruning_filters(p_ours), t_spark, t_ours)
+        row = (
+            name,
+            nodes(p_spark),
+            nodes(p_ours),
+            scans(p_spark),
+            scans(p_ours),
+            pruning_filters(p_spark),
+            pruning_filters(p_ours),
+            t_spark,
+            t_ours,
+        )
         rows.append(row)
         print(*row[:7], f"{t_spark:.3f} {t_ours:.3f}", flush=True)  # progress, with -s
-        if nodes(p_ours) > BOUND * nodes(p_spark) or scans(p_ours) > scans(p_spark) \
-                or pruning_filters(p_ours) > pruning_filters(p_spark) or t_ours > BOUND * t_spark + NOISE_SECONDS:
+        if (
+            nodes(p_ours) > BOUND * nodes(p_spark)
+            or scans(p_ours) > scans(p_spark)
+            or pruning_filters(p_ours) > pruning_filters(p_spark)
+            or t_ours > BOUND * t_spark + NOISE_SECONDS
+        ):
             over.append(row)
     print("\nquery nodes(spark, ours) scans(spark, ours) dpp(spark, ours) plan s(spark, ours)")
     for r in rows:

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def df(spark):  # noqa: ANN001, ANN201
+def df(spark):
     return spark.sql(
         "SELECT id, concat('u', id) AS email, id % 2 = 0 AS flag, array(id) AS arr, "
         "named_struct('x', id) AS s, timestamp_micros(id) AS ts FROM range(2000)"
@@ -55,15 +55,15 @@ def _filters(out: Path) -> dict:
         ({"bloom.columns": "id", "bloom.sizing": "guess"}, "exact, fold"),
     ],
 )
-def test_bad_options_fail_before_writing(spark, df, tmp_path, options, message) -> None:  # noqa: ANN001
+def test_bad_options_fail_before_writing(spark, df, tmp_path, options, message) -> None:
     out = tmp_path / "t"
-    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}), pytest.raises(Exception) as info:
+    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}), pytest.raises(Exception) as info:  # noqa: PT011 - the message is checked
         df.write.format(WRITE_FORMAT).options(**options).save(str(out))
     assert message in str(info.value), str(info.value)[:500]
     assert not list(out.glob("**/*.parquet")), "data was written despite invalid options"
 
 
-def test_keys_case_insensitive_and_per_column_fpp_and_ndv(spark, df, tmp_path) -> None:  # noqa: ANN001
+def test_keys_case_insensitive_and_per_column_fpp_and_ndv(spark, df, tmp_path) -> None:
     out = tmp_path / "t"
     (
         df.coalesce(1)
@@ -82,7 +82,7 @@ def test_keys_case_insensitive_and_per_column_fpp_and_ndv(spark, df, tmp_path) -
     }
 
 
-def test_write_bloom_helper_and_mode(spark, df, tmp_path) -> None:  # noqa: ANN001
+def test_write_bloom_helper_and_mode(spark, df, tmp_path) -> None:
     out = str(tmp_path / "t")
     bloomparquet.write_bloom(df.coalesce(1), out, columns=["id"], fpp={"id": 0.001})
     with pytest.raises(Exception, match="already exists"):
@@ -93,7 +93,7 @@ def test_write_bloom_helper_and_mode(spark, df, tmp_path) -> None:  # noqa: ANN0
     assert spark.read.parquet(out).count() == 2000
 
 
-def test_create_table_as_select(spark, tmp_path) -> None:  # noqa: ANN001
+def test_create_table_as_select(spark, tmp_path) -> None:
     loc = tmp_path / "ctas"
     spark.sql("DROP TABLE IF EXISTS bp_ctas")
     spark.sql(
@@ -110,14 +110,14 @@ def test_create_table_as_select(spark, tmp_path) -> None:  # noqa: ANN001
         spark.sql("DROP TABLE IF EXISTS bp_ctas")
 
 
-def test_no_columns_is_plain_parquet(df, tmp_path) -> None:  # noqa: ANN001
+def test_no_columns_is_plain_parquet(df, tmp_path) -> None:
     out = tmp_path / "t"
     df.select("id").write.format(WRITE_FORMAT).save(str(out))
     assert all(not read_bloom_filters(f) for f in out.glob("*.parquet"))
 
 
 @pytest.mark.parametrize("sizing", ["exact", "fold"])
-def test_measured_fpp_without_ndv(spark, tmp_path, sizing) -> None:  # noqa: ANN001
+def test_measured_fpp_without_ndv(spark, tmp_path, sizing) -> None:
     """NDVs 10 .. 50,000 in one row group each; FPP on absent values within 1.2x target
     (the JVM suite covers up to 1,000,000)."""
     rows, fpp = 50_000, 0.01

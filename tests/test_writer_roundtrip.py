@@ -5,8 +5,6 @@ exactly what was written."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import duckdb
 import numpy as np
 import pyarrow.parquet as pq
@@ -46,7 +44,7 @@ FPP = 0.02
 
 
 @pytest.fixture(scope="module")
-def written(spark, tmp_path_factory):  # noqa: ANN001, ANN201
+def written(spark, tmp_path_factory):
     df = spark.sql(SELECT.format(rows=ROWS))
     out = tmp_path_factory.mktemp("roundtrip") / "t"
     with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS"}):
@@ -63,7 +61,7 @@ def written(spark, tmp_path_factory):  # noqa: ANN001, ANN201
     return df, out, files
 
 
-def test_physical_types_covered(written) -> None:  # noqa: ANN001
+def test_physical_types_covered(written) -> None:
     _, _, files = written
     schema = pq.ParquetFile(files[0]).schema
     physical = {schema.column(i).path: schema.column(i).physical_type for i in range(len(schema))}
@@ -71,7 +69,7 @@ def test_physical_types_covered(written) -> None:  # noqa: ANN001
     assert physical["ts"] == "INT64" and physical["ntz"] == "INT64" and physical["i8"] == "INT32"
 
 
-def test_every_value_checks_true_jvm_and_python_and_sizes_are_optimal(written, bridge, spark) -> None:  # noqa: ANN001
+def test_every_value_checks_true_jvm_and_python_and_sizes_are_optimal(written, bridge, spark) -> None:
     _, _, files = written
     checked = set()
     for path in files:
@@ -94,7 +92,7 @@ def test_every_value_checks_true_jvm_and_python_and_sizes_are_optimal(written, b
     assert checked == set(COLUMNS.split(","))
 
 
-def test_filters_contiguous_with_lengths(written) -> None:  # noqa: ANN001
+def test_filters_contiguous_with_lengths(written) -> None:
     _, _, files = written
     for path in files:
         meta = pq.ParquetFile(path).metadata
@@ -109,11 +107,11 @@ def test_filters_contiguous_with_lengths(written) -> None:  # noqa: ANN001
             assert o1 + l1 == o2, "filters are not contiguous"
 
 
-def _duckdb_value(v):  # noqa: ANN001, ANN202
+def _duckdb_value(v):
     return v.hex() if isinstance(v, (bytes, bytearray)) else v
 
 
-def test_duckdb_probe_uses_our_filters(written) -> None:  # noqa: ANN001
+def test_duckdb_probe_uses_our_filters(written) -> None:
     _, _, files = written
     con = duckdb.connect()
     top = [c for c in COLUMNS.split(",") if "." not in c]
@@ -140,7 +138,7 @@ def test_duckdb_probe_uses_our_filters(written) -> None:  # noqa: ANN001
         assert sum(x for (x,) in got.fetchall()) >= meta.num_row_groups - 1
 
 
-def test_spark_reads_back_input(written, spark) -> None:  # noqa: ANN001
+def test_spark_reads_back_input(written, spark) -> None:
     df, out, _ = written
     back = spark.read.parquet(str(out))
     assert back.schema.simpleString() == df.schema.simpleString()

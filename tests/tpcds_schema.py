@@ -67,15 +67,10 @@ TABLES: dict[str, str] = {
         "d_current_year string"
     ),
     "household_demographics": (
-        "hd_demo_sk int, hd_income_band_sk int, hd_buy_potential string, hd_dep_count int, "
-        "hd_vehicle_count int"
+        "hd_demo_sk int, hd_income_band_sk int, hd_buy_potential string, hd_dep_count int, hd_vehicle_count int"
     ),
-    "income_band": (
-        "ib_income_band_sk int, ib_lower_bound int, ib_upper_bound int"
-    ),
-    "inventory": (
-        "inv_date_sk int, inv_item_sk int, inv_warehouse_sk int, inv_quantity_on_hand int"
-    ),
+    "income_band": ("ib_income_band_sk int, ib_lower_bound int, ib_upper_bound int"),
+    "inventory": ("inv_date_sk int, inv_item_sk int, inv_warehouse_sk int, inv_quantity_on_hand int"),
     "item": (
         "i_item_sk int, i_item_id string, i_rec_start_date date, i_rec_end_date date, i_item_desc string, "
         "i_current_price decimal(7,2), i_wholesale_cost decimal(7,2), i_brand_id int, i_brand string, "
@@ -90,9 +85,7 @@ TABLES: dict[str, str] = {
         "p_channel_press string, p_channel_event string, p_channel_demo string, p_channel_details string, "
         "p_purpose string, p_discount_active string"
     ),
-    "reason": (
-        "r_reason_sk int, r_reason_id string, r_reason_desc string"
-    ),
+    "reason": ("r_reason_sk int, r_reason_id string, r_reason_desc string"),
     "ship_mode": (
         "sm_ship_mode_sk int, sm_ship_mode_id string, sm_type string, sm_code string, sm_carrier string, "
         "sm_contract string"

@@ -8,7 +8,7 @@ SBBF and xxHash64 used to cross-verify the JVM.
 
 from ._jar import jar_path
 from ._session import configure, session
-from .read import read_bloom, read_options, scan_metrics
+from .read import read_bloom, scan_metrics
 from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
 
 __all__ = [
@@ -17,7 +17,6 @@ __all__ = [
     "configure",
     "jar_path",
     "read_bloom",
-    "read_options",
     "retrofit",
     "scan_metrics",
     "session",

@@ -38,18 +38,39 @@ def _checkout_jars() -> dict[str, Path]:
 def supported_minors() -> list[str]:
     """The Spark minors this installation has a jar for (the wheel's, else the checkout's)."""
     if _PACKAGED.is_dir():
-        return sorted(p.name.removeprefix("spark-") for p in _PACKAGED.glob("spark-*") if (p / "bloomparquet.jar").is_file())
+        return sorted(
+            p.name.removeprefix("spark-") for p in _PACKAGED.glob("spark-*") if (p / "bloomparquet.jar").is_file()
+        )
     return sorted(_checkout_jars())
 
 
 def jar_path(spark_version: str | None = None) -> Path:
-    """The bloomparquet jar for Spark ``spark_version`` (default: the installed
-    ``pyspark.__version__``): ``$BLOOMPARQUET_JAR`` when set, else the jar of that
-    Spark minor shipped in the wheel, else the development checkout's build.
+    """The bloomparquet jar for a Spark version, for ``--jars`` and ``spark.jars``.
 
-    Raises:
-        RuntimeError: the Spark minor is not supported, naming it and the supported ones.
-        FileNotFoundError: a supported minor whose jar is missing (a checkout not set up).
+    ``$BLOOMPARQUET_JAR`` when set, else the jar of that Spark minor shipped in
+    the wheel, else the development checkout's build.
+
+    Parameters
+    ----------
+    spark_version : str, optional
+        A Spark version such as ``"4.1.1"``; by default the installed
+        ``pyspark.__version__``.
+
+    Returns
+    -------
+    pathlib.Path
+        The jar.
+
+    Raises
+    ------
+    RuntimeError
+        The Spark minor is not supported, naming it and the supported ones.
+    FileNotFoundError
+        A supported minor whose jar is missing (a checkout not set up).
+
+    Examples
+    --------
+    >>> jar = bp.jar_path()
     """
     override = os.environ.get(JAR_ENV)
     if override:
@@ -70,5 +91,6 @@ def jar_path(spark_version: str | None = None) -> Path:
             return c
     looked = ", ".join(str(c) for c in candidates if c is not None)
     hint = "bin/setup" if minor == _pins().get("default") else "bin/setup --all-sparks"
-    raise FileNotFoundError(f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}")
-
+    raise FileNotFoundError(
+        f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}"
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,20 @@ def _text(value: object) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def column_names(columns: Sequence[str] | str | None) -> list[str]:
+    """Column names from a list or one comma-separated string, trimmed, empty ones dropped
+    (``bloom.columns``' form; the CLI's ``--columns`` too)."""
+    if columns is None:
+        return []
+    return [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
+
+
 def _fail(message: str) -> ValueError:
     return ValueError(f"bloomparquet: {message}")
 
 
 def _names(option: Mapping[str, Any], key: str) -> bool:
-    canonical = option["key"].lower()
+    canonical: str = option["key"].lower()
     if canonical.endswith(_COLUMN):
         prefix = canonical[: -len(_COLUMN)]
         return key.startswith(prefix) and len(key) > len(prefix)
@@ -112,16 +120,4 @@ def check(key: str, value: object, scopes: Iterable[str] = TABLE_SCOPES) -> str:
 def checked(options: Mapping[str, object], scopes: Iterable[str] = TABLE_SCOPES) -> dict[str, str]:
     """``options`` as Spark option strings, every ``bloom.*`` one checked with :func:`check`."""
     scopes = tuple(scopes)
-    return {
-        k: check(k, v, scopes) if k.lower().startswith(_NAMESPACE) else _text(v) for k, v in options.items()
-    }
-
-
-def describe(args: Mapping[str, str]) -> str:
-    """Docstring lines for arguments that set options: ``{argument: option key}``."""
-    by_key = {o["key"]: o for o in _OPTIONS}
-    return "".join(
-        f"        {arg}: ``{key}``, {by_key[key]['allowed']} (default {by_key[key]['default']}): "
-        f"{by_key[key]['doc']}.\n"
-        for arg, key in args.items()
-    )
+    return {k: check(k, v, scopes) if k.lower().startswith(_NAMESPACE) else _text(v) for k, v in options.items()}

@@ -13,41 +13,68 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
 def _emit(report: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any]], str]) -> None:
     print(json.dumps(report, indent=2, allow_nan=False) if as_json else render(report))
 
 
-def _tool(args: argparse.Namespace) -> int:
-    """Run inspect/probe/verify/advise; bad input raises ``BadInput`` (exit 2, caught in ``main``)."""
-    from .tools import selection, storage
+def _storage(args: argparse.Namespace, paths: Sequence[str]) -> Any:
+    """Where the paths are read: local files with pyarrow, or a Spark session's Hadoop file systems."""
+    from .tools import storage
 
-    columns = selection.split_names(getattr(args, "columns", None))
-    paths = [args.path, *args.more_paths] if args.command == "probe" else args.paths
-    files = storage.for_paths(paths, _spark(None) if args.spark else None)
-    if args.command == "inspect":
-        from .tools import inspect as tool
-
-        report = tool.run(paths, columns, storage=files)
-    elif args.command == "probe":
-        from .tools import probe as tool  # type: ignore[no-redef]
-
-        report = tool.run(paths, args.column, args.values, storage=files)
-    elif args.command == "verify":
-        from .tools import verify as tool  # type: ignore[no-redef]
-
-        report = tool.run(paths, rebuild=args.rebuild, columns=columns, storage=files)
-    else:
-        from .tools import advise as tool  # type: ignore[no-redef]
-
-        report = tool.run(paths, columns, sample=args.sample, fpp=args.fpp, storage=files)
-    _emit(report, args.json, tool.render)
-    return 1 if args.command == "verify" and not report["ok"] else 0
+    return storage.for_paths(paths, _spark(None) if args.spark else None)
 
 
-def _jar(as_json: bool) -> int:
+def _columns(args: argparse.Namespace) -> list[str] | None:
+    from .tools import selection
+
+    return selection.split_names(args.columns)
+
+
+# One handler per command: each returns the exit status; bad input raises (exit 2, in ``main``).
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from .tools import inspect
+
+    report = inspect.run(args.paths, _columns(args), storage=_storage(args, args.paths))
+    _emit(report, args.json, inspect.render)
+    return 0
+
+
+def _probe(args: argparse.Namespace) -> int:
+    from .tools import probe
+
+    paths = [args.path, *args.more_paths]
+    report = probe.run(paths, args.column, args.values, storage=_storage(args, paths))
+    _emit(report, args.json, probe.render)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .tools import verify
+
+    report = verify.run(args.paths, rebuild=args.rebuild, columns=_columns(args), storage=_storage(args, args.paths))
+    _emit(report, args.json, verify.render)
+    return 0 if report["ok"] else 1
+
+
+def _advise(args: argparse.Namespace) -> int:
+    from .tools import advise
+
+    report = advise.run(
+        args.paths, _columns(args), sample=args.sample, fpp=args.fpp, storage=_storage(args, args.paths)
+    )
+    _emit(report, args.json, advise.render)
+    return 0
+
+
+def _jar(args: argparse.Namespace) -> int:
     from ._jar import jar_path
     from .tools import BadInput
 
@@ -55,11 +82,11 @@ def _jar(as_json: bool) -> int:
         path = str(jar_path())
     except (RuntimeError, FileNotFoundError) as e:
         raise BadInput(str(e)) from None
-    print(json.dumps({"command": "jar", "version": 1, "path": path}) if as_json else path)
+    print(json.dumps({"command": "jar", "version": 1, "path": path}) if args.json else path)
     return 0
 
 
-def _spark(remote: str | None):  # noqa: ANN202 - a classic or Connect SparkSession
+def _spark(remote: str | None) -> SparkSession:
     """A local classic session with bloomparquet, or a Spark Connect session at ``remote``."""
     from . import session
 
@@ -70,22 +97,25 @@ def _spark(remote: str | None):  # noqa: ANN202 - a classic or Connect SparkSess
     return SparkSession.builder.remote(remote).getOrCreate()
 
 
-def _kernel(remote: str | None, as_json: bool) -> int:
-    row = _spark(remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
-    if as_json:
+def _kernel(args: argparse.Namespace) -> int:
+    row = _spark(args.remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
+    if args.json:
         print(json.dumps({"command": "kernel", "version": 1, "kernel": row.kernel, "reason": row.reason}))
     else:
         print(f"{row.kernel}: {row.reason}")
     return 0
 
 
-def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str | None, as_json: bool) -> int:
+def _retrofit(args: argparse.Namespace) -> int:
     from . import retrofit
 
-    results = retrofit(_spark(remote), path, columns, fpp=fpp, overwrite=overwrite)
-    if as_json:
-        files = [{k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
-                 for r in results]
+    path = args.path
+    results = retrofit(_spark(args.remote), path, args.columns, fpp=args.fpp, overwrite=args.overwrite)
+    if args.json:
+        files = [
+            {k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
+            for r in results
+        ]
         print(json.dumps({"command": "retrofit", "version": 1, "files": files}, indent=2))
         return 0
     if not results:
@@ -101,61 +131,122 @@ def _retrofit(path: str, columns: str, fpp: float, overwrite: bool, remote: str 
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(rows=args.rows, out=args.out, as_json=args.json)
+
+
 def _paths_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="Parquet files, directories (searched recursively, _ and . names skipped) or globs")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="Parquet files, directories (searched recursively, _ and . names skipped) or globs",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bloomparquet", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="bloomparquet", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     out = argparse.ArgumentParser(add_help=False)
     out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")
     hadoop = argparse.ArgumentParser(add_help=False)
-    hadoop.add_argument("--spark", action="store_true", help="read the paths through a local Spark session's "
-                        "Hadoop file systems (implied by a path like hdfs://... or s3a://...)")
+    hadoop.add_argument(
+        "--spark",
+        action="store_true",
+        help="read the paths through a local Spark session's "
+        "Hadoop file systems (implied by a path like hdfs://... or s3a://...)",
+    )
     remote = argparse.ArgumentParser(add_help=False)
-    remote.add_argument("--remote", metavar="URL", help="run on a Spark Connect server (sc://host:port) "
-                        "started with bloomparquet's jar and session extension, instead of a local Spark")
+    remote.add_argument(
+        "--remote",
+        metavar="URL",
+        help="run on a Spark Connect server (sc://host:port) "
+        "started with bloomparquet's jar and session extension, instead of a local Spark",
+    )
 
-    ins = sub.add_parser("inspect", parents=[out, hadoop], help="per file, row group and column: the filter, its "
-                         "estimated NDV and FPP, min/max statistics; totals per column (no JVM for local files)")
+    ins = sub.add_parser(
+        "inspect",
+        parents=[out, hadoop],
+        help="per file, row group and column: the filter, its "
+        "estimated NDV and FPP, min/max statistics; totals per column (no JVM for local files)",
+    )
+    ins.set_defaults(handler=_inspect)
     _paths_arg(ins)
     ins.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    pro = sub.add_parser("probe", parents=[out, hadoop], help="per row group: does the filter exclude the values? (no JVM for local files)")
+    pro = sub.add_parser(
+        "probe",
+        parents=[out, hadoop],
+        help="per row group: does the filter exclude the values? (no JVM for local files)",
+    )
+    pro.set_defaults(handler=_probe)
     pro.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     pro.add_argument("column", help="the column, e.g. user_id or s.x")
-    pro.add_argument("values", nargs="+", metavar="VALUE", help="values, parsed by the column's type "
-                     "(ints, decimals, 2024-01-31, 2024-01-31T12:00:00Z, text, 0x hex for binary)")
-    pro.add_argument("--path", dest="more_paths", action="append", default=[], metavar="PATH",
-                     help="another file, directory or glob to probe (repeatable)")
+    pro.add_argument(
+        "values",
+        nargs="+",
+        metavar="VALUE",
+        help="values, parsed by the column's type "
+        "(ints, decimals, 2024-01-31, 2024-01-31T12:00:00Z, text, 0x hex for binary)",
+    )
+    pro.add_argument(
+        "--path",
+        dest="more_paths",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another file, directory or glob to probe (repeatable)",
+    )
 
-    ver = sub.add_parser("verify", parents=[out, hadoop], help="check every filter is well-formed; exit 1 on a finding (no JVM for local files)")
+    ver = sub.add_parser(
+        "verify",
+        parents=[out, hadoop],
+        help="check every filter is well-formed; exit 1 on a finding (no JVM for local files)",
+    )
+    ver.set_defaults(handler=_verify)
     _paths_arg(ver)
     ver.add_argument("--rebuild", action="store_true", help="also check every stored value is in its chunk's filter")
     ver.add_argument("--columns", help="comma-separated columns (default: all)")
 
-    adv = sub.add_parser("advise", parents=[out, hadoop], help="which columns deserve a filter, at what FPP, and the "
-                         "retrofit command line that adds them (no JVM for local files)")
+    adv = sub.add_parser(
+        "advise",
+        parents=[out, hadoop],
+        help="which columns deserve a filter, at what FPP, and the "
+        "retrofit command line that adds them (no JVM for local files)",
+    )
+    adv.set_defaults(handler=_advise)
     _paths_arg(adv)
     adv.add_argument("--columns", help="comma-separated columns (default: every column with a bloom filter hash)")
     adv.add_argument("--sample", type=int, default=16, help="row groups read to count distinct values (default 16)")
     adv.add_argument("--fpp", type=float, help="use this FPP instead of choosing one")
 
-    ret = sub.add_parser("retrofit", parents=[out, remote],
-                         help="add bloom filters to existing Parquet files (a Spark job, one task per file)")
+    ret = sub.add_parser(
+        "retrofit",
+        parents=[out, remote],
+        help="add bloom filters to existing Parquet files (a Spark job, one task per file)",
+    )
+    ret.set_defaults(handler=_retrofit)
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
 
-    demo = sub.add_parser("demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it")
+    demo = sub.add_parser(
+        "demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it"
+    )
+    demo.set_defaults(handler=_demo)
     demo.add_argument("--rows", type=int, default=2_000_000, help="rows to write (default 2,000,000)")
     demo.add_argument("--out", default="demo-out", help="output directory (default demo-out/)")
-    sub.add_parser("kernel", parents=[out, remote], help="print the SBBF kernel the JVM chooses, and why")
-    sub.add_parser("jar", parents=[out], help="print the path of the jar for the installed pyspark (for --jars / spark.jars)")
+    kernel = sub.add_parser("kernel", parents=[out, remote], help="print the SBBF kernel the JVM chooses, and why")
+    kernel.set_defaults(handler=_kernel)
+    jar = sub.add_parser(
+        "jar", parents=[out], help="print the path of the jar for the installed pyspark (for --jars / spark.jars)"
+    )
+    jar.set_defaults(handler=_jar)
     return parser
 
 
@@ -180,9 +271,23 @@ def _bad_input(e: Exception, subject: str | None) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``bloomparquet ...``.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the program's name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 fine, 1 ``verify`` found a problem, 2 bad input (one
+        line on stderr, no traceback).
+    """
     args = _parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return _run(args)
+        return handler(args)
     except BrokenPipeError:
         return 0
     except Exception as e:
@@ -191,20 +296,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"bloomparquet: {message}", file=sys.stderr)
         return 2
-
-
-def _run(args: argparse.Namespace) -> int:
-    if args.command in ("inspect", "probe", "verify", "advise"):
-        return _tool(args)
-    if args.command == "demo":
-        from .demo import run_demo
-
-        return run_demo(rows=args.rows, out=args.out, as_json=args.json)
-    if args.command == "jar":
-        return _jar(args.json)
-    if args.command == "retrofit":
-        return _retrofit(args.path, args.columns, args.fpp, args.overwrite, args.remote, args.json)
-    return _kernel(args.remote, args.json)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _options
+from . import _options, _session
 from ._connect import is_connect, sql_function_missing
 
 if TYPE_CHECKING:
@@ -31,13 +31,38 @@ def bloom_options(
     fpp: float | Mapping[str, float] = 0.01,
     ndv: int | Mapping[str, int] | None = None,
 ) -> dict[str, str]:
-    """The ``bloom.*`` options for ``columns``.
+    """The ``bloom.*`` write options that put bloom filters on ``columns``.
 
-    ``fpp`` is one probability for every column or a ``{column: fpp}`` mapping
-    (columns not in it get ``bloom.fpp``'s default); ``ndv`` likewise gives distinct
-    values per row group, by default counted exactly while writing. Values are
-    checked here (``ValueError`` naming the option); columns are checked against
-    the schema by the JVM when the write starts, before any data is written.
+    For ``df.write.format(WRITE_FORMAT).options(**bloom_options(...))``, e.g. when
+    partitioning the write yourself. Columns are checked against the schema by
+    the JVM when the write starts, before any data is written.
+
+    Parameters
+    ----------
+    columns : str or sequence of str
+        The columns, a list or one comma-separated string (``"user_id, s.x"``).
+    fpp : float or mapping of str to float
+        The false-positive probability of every filter, or ``{column: fpp}``
+        (columns not in it get ``bloom.fpp``'s default).
+    ndv : int or mapping of str to int, optional
+        Distinct values per row group, for every column or ``{column: ndv}``;
+        by default counted exactly while writing.
+
+    Returns
+    -------
+    dict of str to str
+        The options, as Spark option strings.
+
+    Raises
+    ------
+    ValueError
+        No column, or a value an option does not accept (naming the option).
+
+    Examples
+    --------
+    >>> opts = bp.bloom_options("user_id, email", fpp={"user_id": 0.001})
+    >>> events = spark.read.parquet("/lake/events")
+    >>> events.write.format(bp.WRITE_FORMAT).options(**opts).mode("overwrite").save("/lake/events_by_hand")
     """
     cols = _columns(columns)
     opts: dict[str, object] = {"bloom.columns": ",".join(cols)}
@@ -53,7 +78,7 @@ def bloom_options(
 
 
 def _columns(columns: Sequence[str] | str) -> list[str]:
-    cols = [c.strip() for c in (columns.split(",") if isinstance(columns, str) else columns) if c.strip()]
+    cols = _options.column_names(columns)
     if not cols:
         raise ValueError("columns: give at least one column")
     return cols
@@ -70,12 +95,42 @@ def write_bloom(
 ) -> None:
     """Write ``df`` to ``path`` as Parquet with bloom filters on ``columns``.
 
-    Same as ``df.write.format(WRITE_FORMAT).options(**bloom_options(columns, fpp, ndv))
-    .options(**options).mode(mode).save(path)``. ``options`` are any other
-    write options (``partitionBy`` is not an option: partition ``df.write`` yourself
-    with :func:`bloom_options`), ``bloom.*`` ones checked too. Raises pyspark's ``IllegalArgumentException``
-    naming the option for an unknown column, an FPP outside (0, 1), a bad NDV or
-    an unsupported column type (boolean, INT96 timestamps, arrays, maps).
+    The same as ``df.write.format(WRITE_FORMAT).options(**bloom_options(columns,
+    fpp, ndv)).options(**options).mode(mode).save(path)``: standard Parquet
+    files whose chosen columns get a filter per row group, each sized for the
+    row group's real distinct count at ``fpp``.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The rows to write.
+    path : str
+        The output directory.
+    columns : str or sequence of str
+        The columns to filter, as for :func:`bloom_options`.
+    fpp : float or mapping of str to float
+        The false-positive probability, as for :func:`bloom_options`.
+    ndv : int or mapping of str to int, optional
+        Distinct values per row group, as for :func:`bloom_options`.
+    mode : str
+        Spark's save mode: ``error``, ``append``, ``overwrite`` or ``ignore``.
+    **options
+        Other write options (``compression``, ``parquet.*``, ...), ``bloom.*``
+        ones checked too. ``partitionBy`` is not an option: partition
+        ``df.write`` yourself with :func:`bloom_options`.
+
+    Raises
+    ------
+    ValueError
+        A ``bloom.*`` option that is unknown or has a bad value, before Spark runs.
+    pyspark.errors.IllegalArgumentException
+        From the JVM, naming the option: an unknown column or one of a type
+        filters do not support (boolean, INT96 timestamps, arrays, maps).
+
+    Examples
+    --------
+    >>> events = spark.read.parquet("/lake/events")
+    >>> bp.write_bloom(events, "/lake/events_copy", ["user_id", "order_id"], fpp=0.01, compression="zstd")
     """
     opts = {**bloom_options(columns, fpp, ndv), **_options.checked(options)}
     df.write.format(WRITE_FORMAT).options(**opts).mode(mode).save(path)
@@ -89,25 +144,53 @@ def retrofit(
     overwrite: bool = False,
     conf: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Add bloom filters on ``columns`` to the Parquet files at ``path`` (a file,
-    a directory searched recursively, or a glob), one Spark task per file.
+    """Add bloom filters to existing Parquet files, without rewriting their data.
 
-    Each file's data, page indexes, existing filters and footer metadata are kept
-    byte for byte; the new filters (sized for each row group's real distinct count
+    One Spark task per file. Each file's data, page indexes, existing filters
+    and footer metadata are kept byte for byte; the new filters (sized for each row group's real distinct count
     at ``fpp``) and a new footer are written to a hidden temporary file that is
     renamed over the original only once complete and checked. A chunk that
     already has a filter keeps it unless ``overwrite``. Encrypted files are
     refused. ``conf`` adds Hadoop settings for the job (classic sessions only).
     On Spark Connect this runs the ``bloomparquet_retrofit`` SQL function, which
-    needs the server started with bloomparquet's session extension. Returns one dict per file:
-    path, status (``retrofitted`` or ``unchanged``), columns, chunks, filter_bytes,
-    file_bytes, seconds.
+    needs the server started with bloomparquet's session extension.
+
+    Parameters
+    ----------
+    spark : SparkSession
+        A classic or Spark Connect session with bloomparquet loaded.
+    path : str
+        A Parquet file, a directory (searched recursively) or a glob.
+    columns : str or sequence of str
+        The columns to filter, a list or one comma-separated string.
+    fpp : float
+        The false-positive probability of the new filters.
+    overwrite : bool
+        Replace the filters chunks already have.
+    conf : mapping of str to str, optional
+        Hadoop settings for the job (classic sessions only).
+
+    Returns
+    -------
+    list of dict
+        One per file: ``path``, ``status`` (``retrofitted`` or ``unchanged``),
+        ``columns``, ``chunks``, ``filter_bytes``, ``file_bytes``, ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        No column, an ``fpp`` outside (0, 1), or ``conf`` over Spark Connect.
+
+    Examples
+    --------
+    >>> spark.range(1000).selectExpr("id AS k").write.parquet("/lake/plain")
+    >>> [r["status"] for r in bp.retrofit(spark, "/lake/plain", "k", fpp=0.01)]
     """
     cols = _columns(columns)
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
     if is_connect(spark):
         return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf)
-    jvm = spark._jvm  # type: ignore[attr-defined]
+    jvm = _session.jvm(spark)
     job = jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()
     for c in cols:
@@ -115,7 +198,7 @@ def retrofit(
     jconf = jvm.java.util.HashMap()
     for k, v in (conf or {}).items():
         jconf.put(k, str(v))
-    results = job.runForPython(spark._jsparkSession, path, jcols, float(fpp), bool(overwrite), jconf)  # type: ignore[attr-defined]
+    results = job.runForPython(_session.jvm_session(spark), path, jcols, float(fpp), bool(overwrite), jconf)
     return [{k: r[k] for k in r.keySet()} for r in results]
 
 

@@ -16,7 +16,7 @@ from pyspark.errors import IllegalArgumentException
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters
 
-from ..spark_conf import PUSHDOWN_OFF, spark_conf
+from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
 ROWS, GROUP = 40_000, 5_000
 
@@ -27,18 +27,12 @@ def _keys(seed: int) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def written(connect, tmp_path_factory) -> Path:  # noqa: ANN001
-    out = tmp_path_factory.mktemp("connect") / "written"
+def written(connect, write_bloom_dir) -> Path:
     df = connect.createDataFrame(pa.table({"k": _keys(1), "tag": [f"t{i % 7}" for i in range(ROWS)]}).to_pandas())
-    bp.write_bloom(df.coalesce(1), str(out), ["k", "tag"], fpp=0.001, **{"parquet.block.size": str(GROUP * 10)})
-    return out
+    return write_bloom_dir(df.coalesce(1), ["k", "tag"], "connect", GROUP * 10, fpp=0.001)
 
 
-def _rows(df) -> list:  # noqa: ANN001
-    return sorted(map(tuple, df.collect()))
-
-
-def test_session_is_connect(connect) -> None:  # noqa: ANN001
+def test_session_is_connect(connect) -> None:
     assert type(connect).__module__.startswith("pyspark.sql.connect")
 
 
@@ -50,15 +44,15 @@ def test_write_bloom_writes_filters(written: Path) -> None:
 
 
 @pytest.mark.parametrize("route", ["plan", "task", "sql"])
-def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, route: str) -> None:  # noqa: ANN001
+def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, route: str) -> None:
     for where in ("k = 1234", "k = 1235", "k IN (2, 4, 5, 7)", "tag = 't3' AND k = 70000"):
         if route == "sql":
             df = connect.sql(f"SELECT * FROM bloomparquet.`{written}` WHERE {where}")
         else:
-            df = bp.read_bloom(connect, str(written), bloom_mode=route).where(where)
-        got = _rows(df)
+            df = bp.read_bloom(connect, str(written), **{"bloom.mode": route}).where(where)
+        got = rows(df)
         with spark_conf(connect, PUSHDOWN_OFF):
-            assert got == _rows(connect.read.parquet(str(written)).where(where)), (route, where)
+            assert got == rows(connect.read.parquet(str(written)).where(where)), (route, where)
     if route == "plan":
         miss = bp.read_bloom(connect, str(written)).where("k = 1235")
         assert miss.collect() == []
@@ -67,14 +61,14 @@ def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, rout
         assert m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"] == m["bloomRowGroupsTotal"] >= 4, m
 
 
-def test_read_options_are_validated_before_anything_runs(connect, written: Path) -> None:  # noqa: ANN001
+def test_read_options_are_validated_before_anything_runs(connect, written: Path) -> None:
     with pytest.raises(ValueError, match="bloom.mode"):
-        bp.read_bloom(connect, str(written), bloom_mode="everywhere")  # type: ignore[arg-type]
+        bp.read_bloom(connect, str(written), **{"bloom.mode": "everywhere"})
     with pytest.raises(IllegalArgumentException, match="bloom.mode"):
         connect.read.format("bloomparquet").option("bloom.mode", "everywhere").load(str(written)).collect()
 
 
-def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None:  # noqa: ANN001
+def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None:
     path = tmp_path / "plain"
     path.mkdir()
     pq.write_table(pa.table({"k": _keys(2)}), path / "a.parquet", row_group_size=GROUP)
@@ -88,16 +82,20 @@ def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None
         bp.retrofit(connect, str(path), ["k"], conf={"fs.defaultFS": "file:///"})
 
 
-def test_cli_kernel_over_connect(connect) -> None:  # noqa: ANN001
+def test_cli_kernel_over_connect(connect) -> None:
     port = connect.conf.get("spark.connect.grpc.binding.port", "15002")
-    out = subprocess.run([sys.executable, "-m", "bloomparquet", "kernel", "--remote", f"sc://localhost:{port}"],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "bloomparquet", "kernel", "--remote", f"sc://localhost:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     kernel = out.stdout.strip().splitlines()[-1]
     assert kernel.split(":")[0] in ("vector", "scalar"), kernel
 
 
-def test_sql_filter_functions_over_connect(connect, written: Path) -> None:  # noqa: ANN001
+def test_sql_filter_functions_over_connect(connect, written: Path) -> None:
     """bloomparquet_filters and bloomparquet_probe run on the server: the listing is the
     reference reader's filters, a stored key is never excluded, an absent one mostly is."""
     files = sorted(written.glob("*.parquet"))
@@ -112,7 +110,7 @@ def test_sql_filter_functions_over_connect(connect, written: Path) -> None:  # n
     assert sum(r.result == "excluded" for r in absent) >= len(absent) - 1
 
 
-def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path, tmp_path: Path) -> None:  # noqa: ANN001
+def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path, tmp_path: Path) -> None:
     """With the server's session extension, a catalog table, a view over it and SQL on the path
     plan through the V2 scan (a miss starts no task), and a join to a key file prunes at run time."""
     connect.sql(f"CREATE TABLE IF NOT EXISTS connect_events USING bloomparquet LOCATION '{written}'")
@@ -123,26 +121,27 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
         m = bp.scan_metrics(miss)
         assert m["tasks"] == 0 and m["bloomFilesPruned"] == m["bloomFilesTotal"] == 1, (source, m)
     keys_path = str(tmp_path / "keys")
-    connect.createDataFrame([(1235,), (1237,), (int(_keys(1)[7]),), (None,)], "k long").coalesce(1) \
-        .write.parquet(keys_path)
+    connect.createDataFrame([(1235,), (1237,), (int(_keys(1)[7]),), (None,)], "k long").coalesce(1).write.parquet(
+        keys_path
+    )
     keys = connect.read.parquet(keys_path)
     joined = connect.table("connect_events").join(keys, "k")
-    got = _rows(joined)
+    got = rows(joined)
     with spark_conf(connect, PUSHDOWN_OFF):
-        assert got == _rows(connect.read.parquet(str(written)).join(keys, "k"))
+        assert got == rows(connect.read.parquet(str(written)).join(keys, "k"))
     assert len(got) == 1
     m = bp.scan_metrics(joined)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
 @pytest.mark.parametrize("shape", ["left_semi", "in_subquery"])
-def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, shape: str) -> None:  # noqa: ANN001
+def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, shape: str) -> None:
     """Connect's createDataFrame sends the rows as a local relation: its size is known, so a
     lookup of keys from a Python list prunes with no hint, equal to Spark's parquet."""
     present = int(_keys(1)[7])
     keys = connect.createDataFrame([(1235,), (1237,), (present,), (None,), (present,)], "k long")
 
-    def query(table):  # noqa: ANN001, ANN202
+    def query(table):
         if shape == "left_semi":
             return table.join(keys, "k", "left_semi")
         table.createOrReplaceTempView("connect_lk_fact")
@@ -150,9 +149,9 @@ def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, sh
         return connect.sql("SELECT * FROM connect_lk_fact WHERE k IN (SELECT k FROM connect_lk_keys)")
 
     ours = query(bp.read_bloom(connect, str(written)))
-    got = _rows(ours)
+    got = rows(ours)
     with spark_conf(connect, PUSHDOWN_OFF):
-        assert got == _rows(query(connect.read.parquet(str(written))))
+        assert got == rows(query(connect.read.parquet(str(written))))
     assert len(got) == 1
     m = bp.scan_metrics(ours)
     assert m["bloomRowGroupsPrunedByBloom"] > 0, m
@@ -166,7 +165,7 @@ def file_classes(tmp_path_factory) -> dict[str, Path]:
     return write_all(tmp_path_factory.mktemp("classes"), readable_only=True)
 
 
-def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> None:  # noqa: ANN001
+def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> None:
     """Wrong column indexes, checksummed pages, odd encodings, nulls-only chunks, legacy lists, INT96 and
     decimals, through a DataFrame and SQL on a path over Connect: the rows of Spark's `parquet` with
     pushdown off on the same server."""
@@ -178,16 +177,18 @@ def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> No
 
     for name, path in file_classes.items():
         for where in wheres:
-            routes = (("dataframe", bp.read_bloom(connect, str(path))),
-                      ("sql path", connect.sql(f"SELECT * FROM bloomparquet.`{path}`")))
+            routes = (
+                ("dataframe", bp.read_bloom(connect, str(path))),
+                ("sql path", connect.sql(f"SELECT * FROM bloomparquet.`{path}`")),
+            )
             try:
                 with spark_conf(connect, PUSHDOWN_OFF):
-                    want = _rows(connect.read.parquet(str(path)).where(where).select("id"))
+                    want = rows(connect.read.parquet(str(path)).where(where).select("id"))
             except PySparkException as e:  # this Spark's reader can't read the class (4.0: BYTE_STREAM_SPLIT ints)
                 for route, df in routes:
                     with pytest.raises(PySparkException) as ours:
-                        _rows(df.where(where).select("id"))
-                    assert type(ours.value) is type(e), (name, where, route)
+                        rows(df.where(where).select("id"))
+                    assert type(ours.value) is type(e), (name, where, route)  # noqa: PT017 - e is the oracle's
                 continue
             for route, df in routes:
-                assert _rows(df.where(where).select("id")) == want, (name, where, route)
+                assert rows(df.where(where).select("id")) == want, (name, where, route)

@@ -21,8 +21,11 @@ BY_NAME = {c.name: c for c in CLASSES}
 
 def write_all(directory: Path, spark: object = None, readable_only: bool = False) -> dict[str, Path]:
     """Every class (those Spark reads, if ``readable_only``) written under ``directory``."""
-    return {c.name: write_class(c, directory, spark) for c in CLASSES
-            if not (c.needs_spark and spark is None) and not (readable_only and not c.spark_reads)}
+    return {
+        c.name: write_class(c, directory, spark)
+        for c in CLASSES
+        if not (c.needs_spark and spark is None) and not (readable_only and not c.spark_reads)
+    }
 
 
 def write_class(c: FileClass, directory: Path, spark: object = None) -> Path:

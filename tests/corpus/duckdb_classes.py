@@ -36,10 +36,16 @@ def duckdb_v2_delta(out: Path) -> None:
     _copy(out, ", PARQUET_VERSION V2", dictionary_limit=False)
 
 
-_PREDICATES = [f"i32 = {HIT_ID * 7 - 5000}", "i32 = 1", f"d9 = CAST('{HIT_ID / 100:.2f}' AS DECIMAL(9,2))",
-               f"d18 = CAST('{decimal.Decimal(HIT_ID * 10**9).scaleb(-3)}' AS DECIMAL(18,3))",
-               f"d30 = CAST('{decimal.Decimal(HIT_ID * 10**20).scaleb(-2)}' AS DECIMAL(30,2))"]
+_PREDICATES = [
+    f"i32 = {HIT_ID * 7 - 5000}",
+    "i32 = 1",
+    f"d9 = CAST('{HIT_ID / 100:.2f}' AS DECIMAL(9,2))",
+    f"d18 = CAST('{decimal.Decimal(HIT_ID * 10**9).scaleb(-3)}' AS DECIMAL(18,3))",
+    f"d30 = CAST('{decimal.Decimal(HIT_ID * 10**20).scaleb(-2)}' AS DECIMAL(30,2))",
+]
 CLASSES = [
     FileClass("duckdb_v1_pages", duckdb_v1, "(DuckDB's writer, bloom filters on dictionary chunks)", _PREDICATES),
-    FileClass("duckdb_v2_pages", duckdb_v2, "(DuckDB's PARQUET_VERSION V2 pages, dictionary chunks with filters)", _PREDICATES),
+    FileClass(
+        "duckdb_v2_pages", duckdb_v2, "(DuckDB's PARQUET_VERSION V2 pages, dictionary chunks with filters)", _PREDICATES
+    ),
 ]

@@ -12,7 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import column_index
-from .rows import HIT_ID as HIT, NDV, PAGE_ROWS, ROW_GROUP, ROWS, base_table, key
+from .rows import HIT_ID as HIT
+from .rows import NDV, PAGE_ROWS, ROW_GROUP, ROWS, base_table, key
 from .spec import FileClass
 
 PROBED = ("k", "s")
@@ -21,8 +22,9 @@ PROBED = ("k", "s")
 def _write(table: pa.Table, out: Path, bloom: tuple[str, ...] = (), name: str = "part-0.parquet", **options) -> Path:
     path = out / name
     options = {"row_group_size": ROW_GROUP, "max_rows_per_page": PAGE_ROWS, "write_page_index": True, **options}
-    pq.write_table(table, path, bloom_filter_options={c: {"ndv": NDV, "fpp": 0.01} for c in (*PROBED, *bloom)},
-                   **options)
+    pq.write_table(
+        table, path, bloom_filter_options={c: {"ndv": NDV, "fpp": 0.01} for c in (*PROBED, *bloom)}, **options
+    )
     return path
 
 
@@ -56,8 +58,13 @@ def _ints(table: pa.Table) -> pa.Table:
 
 
 def delta_binary_packed(out: Path, _spark: object) -> None:
-    _write(_ints(base_table()), out, bloom=("i32",), use_dictionary=["s"],
-           column_encoding={"k": "DELTA_BINARY_PACKED", "i32": "DELTA_BINARY_PACKED", "id": "DELTA_BINARY_PACKED"})
+    _write(
+        _ints(base_table()),
+        out,
+        bloom=("i32",),
+        use_dictionary=["s"],
+        column_encoding={"k": "DELTA_BINARY_PACKED", "i32": "DELTA_BINARY_PACKED", "id": "DELTA_BINARY_PACKED"},
+    )
 
 
 def delta_length_byte_array(out: Path, _spark: object) -> None:
@@ -74,8 +81,14 @@ def _floats(table: pa.Table) -> pa.Table:
 
 
 def byte_stream_split(out: Path, _spark: object) -> None:
-    _write(_ints(_floats(base_table())), out, bloom=("f64", "i32"), use_dictionary=["s"], compression="zstd",
-           column_encoding={c: "BYTE_STREAM_SPLIT" for c in ("k", "f64", "f32", "i32")})
+    _write(
+        _ints(_floats(base_table())),
+        out,
+        bloom=("f64", "i32"),
+        use_dictionary=["s"],
+        compression="zstd",
+        column_encoding={c: "BYTE_STREAM_SPLIT" for c in ("k", "f64", "f32", "i32")},
+    )
 
 
 def rle_dictionary_v2(out: Path, _spark: object) -> None:
@@ -89,8 +102,9 @@ def dictionary_plain_fallback(out: Path, _spark: object) -> None:
 
 def nulls_only_chunks(out: Path, _spark: object) -> None:
     # k is null in row groups 1 and 3, n in every row: chunks of nulls only (v2 pages, zstd: empty data).
-    table = base_table().set_column(1, "k", pa.array(
-        [None if (i // ROW_GROUP) % 2 or i % 23 == 0 else key(i) for i in range(ROWS)], pa.int64()))
+    table = base_table().set_column(
+        1, "k", pa.array([None if (i // ROW_GROUP) % 2 or i % 23 == 0 else key(i) for i in range(ROWS)], pa.int64())
+    )
     table = _column(table, "n", [None] * ROWS, pa.int64())
     _write(table, out, bloom=("n",), data_page_version="2.0", compression="zstd")
 
@@ -105,9 +119,13 @@ def noncompliant_lists(out: Path, _spark: object) -> None:
 
 
 def _timestamps(table: pa.Table) -> pa.Table:
-    t0 = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc)
-    return _column(table, "ts", [None if i % 9 == 0 else t0 + dt.timedelta(seconds=i, microseconds=i)
-                                 for i in range(ROWS)], pa.timestamp("us", tz="UTC"))
+    t0 = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)
+    return _column(
+        table,
+        "ts",
+        [None if i % 9 == 0 else t0 + dt.timedelta(seconds=i, microseconds=i) for i in range(ROWS)],
+        pa.timestamp("us", tz="UTC"),
+    )
 
 
 def int96_timestamps(out: Path, _spark: object) -> None:
@@ -116,8 +134,12 @@ def int96_timestamps(out: Path, _spark: object) -> None:
 
 def _decimals(table: pa.Table) -> pa.Table:
     for name, p, s, scale_up in (("d9", 9, 2, 1), ("d18", 18, 3, 10**9), ("d30", 30, 2, 10**20)):
-        table = _column(table, name, [None if i % 7 == 0 else decimal.Decimal(i * scale_up).scaleb(-s)
-                                      for i in range(ROWS)], pa.decimal128(p, s))
+        table = _column(
+            table,
+            name,
+            [None if i % 7 == 0 else decimal.Decimal(i * scale_up).scaleb(-s) for i in range(ROWS)],
+            pa.decimal128(p, s),
+        )
     return table
 
 
@@ -139,15 +161,17 @@ def tiny_pages(out: Path, _spark: object) -> None:
 def truncated_bounds(out: Path, _spark: object) -> None:
     # As binary_truncated_min_max.parquet: long values whose page and chunk bounds are truncated.
     prefix = "x" * 200
-    table = _column(base_table(), "u", [None if i % 3 == 0 else f"{prefix}{key(i):06d}" for i in range(ROWS)],
-                    pa.string())
+    table = _column(
+        base_table(), "u", [None if i % 3 == 0 else f"{prefix}{key(i):06d}" for i in range(ROWS)], pa.string()
+    )
     _write(table, out, bloom=("u",))
 
 
 def nested_struct_leaf(out: Path, _spark: object) -> None:
     # As nested_structs.rust.parquet: a leaf two structs deep, filtered.
-    inner = pa.StructArray.from_arrays([pa.array([i * 5 for i in range(ROWS)], pa.int64()),
-                                        pa.array([f"y{i}" for i in range(ROWS)])], names=["x", "y"])
+    inner = pa.StructArray.from_arrays(
+        [pa.array([i * 5 for i in range(ROWS)], pa.int64()), pa.array([f"y{i}" for i in range(ROWS)])], names=["x", "y"]
+    )
     outer = pa.StructArray.from_arrays([inner], names=["a"], mask=pa.array([i % 29 == 0 for i in range(ROWS)]))
     _write(base_table().append_column("st", outer), out, bloom=("st.a.x", "st.a.y"))
 
@@ -174,35 +198,86 @@ CLASSES = [
     FileClass("column_index_bounds_exclude_values", bounds_excluding_values, "(a wrong ColumnIndex min/max)"),
     FileClass("checksum_v1_pages", checksum_v1, "datapage_v1-*-checksum, plain-dict-uncompressed-checksum"),
     FileClass("checksum_v2_pages", checksum_v2, "rle-dict-snappy-checksum, datapage_v2.snappy"),
-    FileClass("delta_binary_packed", delta_binary_packed, "delta_binary_packed, delta_encoding_*_column",
-              [f"i32 = {HIT * 7 - 5000}", "i32 = 1", f"i32 IN (2, {10 * 7 - 5000}, NULL)", "i32 <=> NULL"]),
+    FileClass(
+        "delta_binary_packed",
+        delta_binary_packed,
+        "delta_binary_packed, delta_encoding_*_column",
+        [f"i32 = {HIT * 7 - 5000}", "i32 = 1", f"i32 IN (2, {10 * 7 - 5000}, NULL)", "i32 <=> NULL"],
+    ),
     FileClass("delta_length_byte_array", delta_length_byte_array, "delta_length_byte_array"),
     FileClass("delta_byte_array", delta_byte_array, "delta_byte_array"),
-    FileClass("byte_stream_split", byte_stream_split, "byte_stream_split.zstd, byte_stream_split_extended",
-              [f"f64 = {HIT / 8}", "f64 = 0.3", f"f32 = CAST('{HIT / 4}' AS FLOAT)", f"i32 = {HIT * 7 - 5000}",
-               "f64 IN (0.125, 1e9)"]),
+    FileClass(
+        "byte_stream_split",
+        byte_stream_split,
+        "byte_stream_split.zstd, byte_stream_split_extended",
+        [
+            f"f64 = {HIT / 8}",
+            "f64 = 0.3",
+            f"f32 = CAST('{HIT / 4}' AS FLOAT)",
+            f"i32 = {HIT * 7 - 5000}",
+            "f64 IN (0.125, 1e9)",
+        ],
+    ),
     FileClass("rle_dictionary_v2_pages", rle_dictionary_v2, "rle-dict-snappy-checksum"),
     FileClass("dictionary_plain_fallback", dictionary_plain_fallback, "(dictionary then PLAIN pages in a chunk)"),
-    FileClass("nulls_only_chunks", nulls_only_chunks, "page_v2_empty_compressed, int32_with_null_pages",
-              [f"k = {key(400)}", "n = 5", "n <=> NULL", "n IN (1, 2)", f"k <=> {key(301)}"]),
-    FileClass("noncompliant_list_names", noncompliant_lists, "list_columns (pyarrow's 'item' lists)",
-              ["array_contains(l, 778)", "l = array(10, 11)", "size(ls) = 0 AND k = 3"]),
-    FileClass("int96_timestamps_pyarrow", int96_timestamps, "int96_from_spark",
-              [f"ts = TIMESTAMP'2020-01-01 00:12:57.000777+00:00'", "ts = TIMESTAMP'1999-01-01 00:00:00+00:00'",
-               f"k = {key(HIT)} AND ts IS NOT NULL"]),
-    FileClass("decimals_int32_int64_flba", decimals_as_integers, "int32_decimal, int64_decimal, fixed_length_decimal",
-              [f"d9 = CAST('{HIT / 100:.2f}' AS DECIMAL(9,2))", "d9 = CAST('0.01' AS DECIMAL(9,2))",
-               f"d18 = CAST('{decimal.Decimal(HIT * 10**9).scaleb(-3)}' AS DECIMAL(18,3))",
-               f"d30 = CAST('{decimal.Decimal(HIT * 10**20).scaleb(-2)}' AS DECIMAL(30,2))", "d30 <=> NULL",
-               "d18 IN (CAST('1.5' AS DECIMAL(18,3)), NULL)"]),
-    FileClass("decimals_fixed_len_byte_array", decimals_fixed_len, "fixed_length_decimal(_legacy)",
-              [f"d9 = CAST('{HIT / 100:.2f}' AS DECIMAL(9,2))", "d9 = CAST('0.01' AS DECIMAL(9,2))",
-               f"d30 = CAST('{decimal.Decimal(HIT * 10**20).scaleb(-2)}' AS DECIMAL(30,2))"]),
+    FileClass(
+        "nulls_only_chunks",
+        nulls_only_chunks,
+        "page_v2_empty_compressed, int32_with_null_pages",
+        [f"k = {key(400)}", "n = 5", "n <=> NULL", "n IN (1, 2)", f"k <=> {key(301)}"],
+    ),
+    FileClass(
+        "noncompliant_list_names",
+        noncompliant_lists,
+        "list_columns (pyarrow's 'item' lists)",
+        ["array_contains(l, 778)", "l = array(10, 11)", "size(ls) = 0 AND k = 3"],
+    ),
+    FileClass(
+        "int96_timestamps_pyarrow",
+        int96_timestamps,
+        "int96_from_spark",
+        [
+            "ts = TIMESTAMP'2020-01-01 00:12:57.000777+00:00'",
+            "ts = TIMESTAMP'1999-01-01 00:00:00+00:00'",
+            f"k = {key(HIT)} AND ts IS NOT NULL",
+        ],
+    ),
+    FileClass(
+        "decimals_int32_int64_flba",
+        decimals_as_integers,
+        "int32_decimal, int64_decimal, fixed_length_decimal",
+        [
+            f"d9 = CAST('{HIT / 100:.2f}' AS DECIMAL(9,2))",
+            "d9 = CAST('0.01' AS DECIMAL(9,2))",
+            f"d18 = CAST('{decimal.Decimal(HIT * 10**9).scaleb(-3)}' AS DECIMAL(18,3))",
+            f"d30 = CAST('{decimal.Decimal(HIT * 10**20).scaleb(-2)}' AS DECIMAL(30,2))",
+            "d30 <=> NULL",
+            "d18 IN (CAST('1.5' AS DECIMAL(18,3)), NULL)",
+        ],
+    ),
+    FileClass(
+        "decimals_fixed_len_byte_array",
+        decimals_fixed_len,
+        "fixed_length_decimal(_legacy)",
+        [
+            f"d9 = CAST('{HIT / 100:.2f}' AS DECIMAL(9,2))",
+            "d9 = CAST('0.01' AS DECIMAL(9,2))",
+            f"d30 = CAST('{decimal.Decimal(HIT * 10**20).scaleb(-2)}' AS DECIMAL(30,2))",
+        ],
+    ),
     FileClass("tiny_pages_with_page_index", tiny_pages, "alltypes_tiny_pages(_plain)"),
-    FileClass("truncated_bounds", truncated_bounds, "binary_truncated_min_max",
-              [f"u = '{'x' * 200}{key(HIT - 1):06d}'", f"u = '{'x' * 200}000001'", f"u > '{'x' * 200}003500'"]),
-    FileClass("nested_struct_leaf", nested_struct_leaf, "nested_structs.rust",
-              [f"st.a.x = {HIT * 5}", "st.a.x = 1", f"st.a.y = 'y{HIT}'", "st <=> NULL"]),
+    FileClass(
+        "truncated_bounds",
+        truncated_bounds,
+        "binary_truncated_min_max",
+        [f"u = '{'x' * 200}{key(HIT - 1):06d}'", f"u = '{'x' * 200}000001'", f"u > '{'x' * 200}003500'"],
+    ),
+    FileClass(
+        "nested_struct_leaf",
+        nested_struct_leaf,
+        "nested_structs.rust",
+        [f"st.a.x = {HIT * 5}", "st.a.x = 1", f"st.a.y = 'y{HIT}'", "st <=> NULL"],
+    ),
     FileClass("codecs_lz4_raw_gzip_zstd", codecs, "lz4_raw_compressed, concatenated_gzip_members"),
     FileClass("brotli", brotli, "large_string_map.brotli", spark_reads=False),
     FileClass("float16", float16, "float16_*_and_nans", ["h = 1.0"], spark_reads=False),

@@ -34,11 +34,13 @@ def s_null(i: int) -> bool:
 
 def base_table(rows: int = ROWS) -> pa.Table:
     ids = np.arange(rows, dtype=np.int64)
-    return pa.table({
-        "id": pa.array(ids),
-        "k": pa.array([None if k_null(i) else key(i) for i in range(rows)], pa.int64()),
-        "s": pa.array([None if s_null(i) else skey(i) for i in range(rows)], pa.string()),
-    })
+    return pa.table(
+        {
+            "id": pa.array(ids),
+            "k": pa.array([None if k_null(i) else key(i) for i in range(rows)], pa.int64()),
+            "s": pa.array([None if s_null(i) else skey(i) for i in range(rows)], pa.string()),
+        }
+    )
 
 
 # Predicates on the probed columns, asked of every class: point hit and miss, IN with hits,

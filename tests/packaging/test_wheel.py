@@ -23,7 +23,7 @@ MINORS = sorted(k for k in PINS if k != "default")
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:  # noqa: ANN001
+def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     # pip builds in the tree: a stale build/lib would carry removed modules into the wheel.
     shutil.rmtree(ROOT / "build", ignore_errors=True)
@@ -39,6 +39,11 @@ def test_wheel_holds_one_jar_per_supported_minor(wheel: Path) -> None:
     print(f"wheel {wheel.name}: {wheel.stat().st_size / 2**20:.2f} MiB, jars for Spark {', '.join(MINORS)}")
 
 
+def test_wheel_is_typed(wheel: Path) -> None:
+    """PEP 561: the package's annotations reach users' type checkers."""
+    assert "bloomparquet/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
 def _venv_with(tmp: Path, pyspark_version: str) -> Path:
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -49,8 +54,9 @@ def _venv_with(tmp: Path, pyspark_version: str) -> Path:
 
 def _pyspark_version(venv: Path) -> str:
     code = "import pyspark; print(pyspark.__version__)"
-    return subprocess.run([str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:

@@ -29,8 +29,17 @@ def main() -> int:
     assert m["bloomRowGroupsTotal"] > 1 and 2 * m["bloomRowGroupsPrunedByBloom"] >= m["bloomRowGroupsTotal"], m
     hit = spark.sql(f"SELECT email FROM bloomparquet.`{out}` WHERE k = {1234 * 7919 % 200000 * 2}").collect()
     assert [r.email for r in hit] == ["e1234"], hit
-    print(json.dumps({"pyspark": pyspark.__version__, "spark": spark.version, "jar": str(jar),
-                      "row_groups": m["bloomRowGroupsTotal"], "pruned": m["bloomRowGroupsPrunedByBloom"]}))
+    print(
+        json.dumps(
+            {
+                "pyspark": pyspark.__version__,
+                "spark": spark.version,
+                "jar": str(jar),
+                "row_groups": m["bloomRowGroupsTotal"],
+                "pruned": m["bloomRowGroupsPrunedByBloom"],
+            }
+        )
+    )
     spark.stop()
     return 0
 

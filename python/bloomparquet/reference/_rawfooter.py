@@ -64,7 +64,7 @@ def row_group_bytes(meta: dict[int, Any], rg: int) -> int:
     groups = meta.get(_ROW_GROUPS) or []
     group = groups[rg] if rg < len(groups) and isinstance(groups[rg], dict) else {}
     if isinstance(group.get(6), int):
-        return group[6]
+        return int(group[6])
     return sum(int(c.get(7, 0)) for c in column_chunks(meta)[rg] if isinstance(c.get(7, 0), int)) if group else 0
 
 

@@ -16,7 +16,23 @@ class BloomFilterFormatError(ValueError):
 
 
 def parse_bloom_filter(data: bytes) -> tuple[SplitBlockBloomFilter, int]:
-    """Parse header + bitset at the start of ``data``; return the filter and bytes used."""
+    """Parse a stored filter: a thrift header and the bitset it announces.
+
+    Parameters
+    ----------
+    data : bytes
+        Bytes starting at the filter's header (a footer's ``bloom_filter_offset``).
+
+    Returns
+    -------
+    tuple of (SplitBlockBloomFilter, int)
+        The filter, and the bytes of ``data`` it used.
+
+    Raises
+    ------
+    BloomFilterFormatError
+        Not a valid SBBF/XXHASH/UNCOMPRESSED filter.
+    """
     try:
         header, size = read_struct(data)
     except ThriftError as e:
@@ -75,16 +91,37 @@ def _refuse_encrypted(path: str | os.PathLike[str]) -> None:
     if encrypted:
         paths = _rawfooter.leaf_paths(meta)
         names = ", ".join(paths[i] if i < len(paths) else str(i) for i in encrypted)
-        raise ValueError(f"{path}: columns encrypted with Parquet modular encryption ({names}): "
-                         "no filter is read without keys")
+        raise ValueError(
+            f"{path}: columns encrypted with Parquet modular encryption ({names}): no filter is read without keys"
+        )
 
 
 def read_bloom_filters(path: str | os.PathLike[str]) -> dict[tuple[int, str], SplitBlockBloomFilter]:
-    """Every bloom filter in the Parquet file at ``path``.
+    """Every bloom filter in a local Parquet file.
 
-    Keys are ``(row_group_index, dotted_column_path)``; chunks without a filter are
-    absent. Raises :class:`BloomFilterFormatError` for a filter that is not valid, and
-    ``ValueError`` for a file with encrypted columns or footer (pyarrow would abort the process).
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The Parquet file.
+
+    Returns
+    -------
+    dict of (int, str) to SplitBlockBloomFilter
+        Keyed by ``(row_group_index, dotted_column_path)``; chunks without a
+        filter are absent.
+
+    Raises
+    ------
+    BloomFilterFormatError
+        A filter that is not valid.
+    ValueError
+        A file with encrypted columns or footer (pyarrow would abort the process).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> first = sorted(Path("/lake/events").glob("*.parquet"))[0]
+    >>> columns = sorted({column for _, column in read_bloom_filters(first)})
     """
     import pyarrow.parquet as pq
 

@@ -28,6 +28,23 @@ def xxh64_plain(values: np.ndarray | Iterable[bytes], physical_type: PhysicalTyp
     their raw IEEE-754 bits, so ``-0.0`` and ``0.0`` differ, as do NaN payloads).
     ``BYTE_ARRAY``/``FIXED_LEN_BYTE_ARRAY``: an iterable of ``bytes`` (``str`` is
     encoded as UTF-8); only the bytes are hashed, never PLAIN's length prefix.
+
+    Parameters
+    ----------
+    values : numpy.ndarray or iterable of bytes
+        The values, as their physical type stores them.
+    physical_type : {"INT32", "INT64", "FLOAT", "DOUBLE", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"}
+        Parquet's physical type of the column.
+
+    Returns
+    -------
+    numpy.ndarray
+        One ``uint64`` hash per value.
+
+    Examples
+    --------
+    >>> hashes = xxh64_plain(np.array([1, 2, 3], dtype=np.int64), "INT64")
+    >>> text_hashes = xxh64_plain([b"u-1", b"u-2"], "BYTE_ARRAY")
     """
     if physical_type in _FIXED_WIDTH:
         dtype = _FIXED_WIDTH[physical_type]

@@ -28,13 +28,45 @@ _WORD_BIT_OFFSET = np.arange(0, 256, 32, dtype=np.uint32)
 
 
 def bits_per_value(fpp: float) -> float:
-    """The spec's bits per distinct value for false-positive probability ``fpp``."""
+    """The spec's bits per distinct value for a false-positive probability.
+
+    Parameters
+    ----------
+    fpp : float
+        The false-positive probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        ``-8 / ln(1 - fpp ** (1/8))``.
+    """
     return -8.0 / math.log(1.0 - fpp ** (1.0 / 8.0))
 
 
 def optimal_num_bytes(ndv: int, fpp: float) -> int:
-    """Bytes for ``ndv`` distinct values at ``fpp``: the spec's formula rounded up to
-    whole 32-byte blocks, bounded to [32 B, 128 MiB]. Same answer as the JVM's."""
+    """The spec's filter size for ``ndv`` distinct values at ``fpp``.
+
+    The spec's formula rounded up to whole 32-byte blocks, bounded to
+    [32 B, 128 MiB]; the same answer as the JVM's. (The writer grows it to the
+    smallest size whose expected FPP, with uneven block loads, is at most ``fpp``.)
+
+    Parameters
+    ----------
+    ndv : int
+        Distinct values, at least 0.
+    fpp : float
+        The false-positive probability, in (0, 1).
+
+    Returns
+    -------
+    int
+        The size in bytes, a multiple of 32.
+
+    Raises
+    ------
+    ValueError
+        ``ndv`` or ``fpp`` out of range.
+    """
     if ndv < 0:
         raise ValueError(f"ndv must be >= 0, got {ndv}")
     if not 0.0 < fpp < 1.0:
@@ -55,8 +87,24 @@ def _as_hashes(hashes: np.ndarray) -> np.ndarray:
 class SplitBlockBloomFilter:
     """A Parquet SBBF: ``num_blocks`` blocks of eight little-endian uint32 words.
 
-    Build one with ``SplitBlockBloomFilter(num_bytes)`` (a positive multiple of 32,
-    at most 128 MiB) or :meth:`from_bytes`; insert and check uint64 hashes in bulk.
+    Build one with ``SplitBlockBloomFilter(num_bytes)`` or :meth:`from_bytes`;
+    insert and check uint64 hashes in bulk.
+
+    Parameters
+    ----------
+    num_bytes : int
+        The size of an empty filter: a positive multiple of 32, at most 128 MiB.
+
+    Raises
+    ------
+    ValueError
+        A size that is not.
+
+    Examples
+    --------
+    >>> f = SplitBlockBloomFilter(optimal_num_bytes(1000, 0.01))
+    >>> f.insert_hashes(xxh64_plain(np.arange(1000, dtype=np.int64), "INT64"))
+    >>> bool(f.check_hashes(xxh64_plain(np.array([7], dtype=np.int64), "INT64"))[0])
     """
 
     __slots__ = ("_words",)
@@ -67,18 +115,31 @@ class SplitBlockBloomFilter:
 
     @classmethod
     def from_bytes(cls, bitset: bytes | bytearray | memoryview) -> SplitBlockBloomFilter:
-        """A filter over a copy of the spec bitset ``bitset``."""
+        """A filter over a copy of a spec bitset.
+
+        Parameters
+        ----------
+        bitset : bytes, bytearray or memoryview
+            The bitset, as stored after a filter's header.
+
+        Returns
+        -------
+        SplitBlockBloomFilter
+            The filter; later inserts do not change ``bitset``.
+        """
         _check_size(len(bitset))
         f = cls.__new__(cls)
-        f._words = np.frombuffer(bytes(bitset), dtype="<u4").astype(np.uint32).reshape(-1, 8)
+        f._words = np.frombuffer(bytes(bitset), dtype="<u4").astype(np.uint32).reshape(-1, 8)  # noqa: SLF001 - its own class
         return f
 
     @property
     def num_blocks(self) -> int:
+        """The number of 32-byte blocks."""
         return int(self._words.shape[0])
 
     @property
     def num_bytes(self) -> int:
+        """The size of the bitset in bytes."""
         return self.num_blocks * BLOCK_BYTES
 
     def _block_index(self, h: np.ndarray) -> np.ndarray:
@@ -101,7 +162,13 @@ class SplitBlockBloomFilter:
         return self._block_index(h), mask
 
     def insert_hashes(self, hashes: np.ndarray) -> None:
-        """Insert every uint64 hash in ``hashes``."""
+        """Insert hashes.
+
+        Parameters
+        ----------
+        hashes : numpy.ndarray
+            ``uint64`` (or ``int64``) hashes, e.g. from :func:`xxh64_plain`.
+        """
         h = _as_hashes(hashes)
         if h.size == 0:
             return
@@ -144,7 +211,19 @@ class SplitBlockBloomFilter:
             flat[lo // 32 : hi // 32] |= np.packbits(bits, bitorder="little").view("<u4")
 
     def check_hashes(self, hashes: np.ndarray) -> np.ndarray:
-        """``bool`` array: True where the hash may have been inserted."""
+        """Check hashes.
+
+        Parameters
+        ----------
+        hashes : numpy.ndarray
+            ``uint64`` (or ``int64``) hashes, e.g. from :func:`xxh64_plain`.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``bool``, one per hash: True where it may have been inserted, False
+            where it surely was not.
+        """
         h = _as_hashes(hashes)
         out = np.empty(h.size, dtype=np.bool_)
         for start in range(0, h.size, _CHUNK):
@@ -158,7 +237,13 @@ class SplitBlockBloomFilter:
         return out
 
     def to_bytes(self) -> bytes:
-        """The spec bitset: words in order, little-endian."""
+        """The spec bitset: words in order, little-endian.
+
+        Returns
+        -------
+        bytes
+            ``num_bytes`` bytes.
+        """
         return self._words.astype("<u4").tobytes()
 
     def __eq__(self, other: object) -> bool:

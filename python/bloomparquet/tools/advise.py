@@ -39,11 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import _options
+from ..reference._rawfooter import row_group_bytes
 from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
 from .errors import BadInput, first_line, reading
 from .footer import ParquetFooter, each_file
-from ..reference._rawfooter import row_group_bytes
 from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
@@ -76,13 +77,18 @@ class _Column:
     unreadable: str | None = None
 
 
-def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int = 16,
-        fpp: float | None = None, storage: Storage = LOCAL) -> dict[str, Any]:
+def run(
+    paths: Sequence[str],
+    columns: Sequence[str] | None = None,
+    sample: int = 16,
+    fpp: float | None = None,
+    storage: Storage = LOCAL,
+) -> dict[str, Any]:
     """The ``advise --json`` report for the files under ``paths``."""
     if sample < 1:
         raise BadInput(f"--sample must be at least 1, got {sample}")
-    if fpp is not None and not 0 < fpp < 1:
-        raise BadInput(f"--fpp must be strictly between 0 and 1, got {fpp}")
+    if fpp is not None:  # the check and message of the fpp given to retrofit
+        _options.check("bloom.fpp", fpp, scopes=("retrofit",))
     footers = each_file(paths, storage, "footers", lambda footer: footer)
     names = _names(footers[0], columns)
     cols = {n: _Column(column_type(footers[0].metadata.schema, footers[0].column_index(n))) for n in names}
@@ -96,8 +102,13 @@ def run(paths: Sequence[str], columns: Sequence[str] | None = None, sample: int 
     total_rgs = sum(f.metadata.num_row_groups for f in footers)
     advice = [_advise(c, total_rgs, fpp) for c in cols.values()]
     return {
-        "command": "advise", "version": SCHEMA_VERSION, "paths": list(paths), "files": len(footers),
-        "row_groups": total_rgs, "sampled_row_groups": len(picks), "columns": advice,
+        "command": "advise",
+        "version": SCHEMA_VERSION,
+        "paths": list(paths),
+        "files": len(footers),
+        "row_groups": total_rgs,
+        "sampled_row_groups": len(picks),
+        "columns": advice,
         "retrofit": _commands(paths, advice),
     }
 
@@ -222,50 +233,82 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
     stats = _stats_prune_share(c)
     recur = _recurrence(c, total_rgs)
     out: dict[str, Any] = {
-        "column": c.col.path, "type": c.col.describe(), "row_groups": c.chunks, "with_filter": c.with_filter,
-        "ndv_per_row_group": {"min": min(c.ndv, default=None), "mean": _mean(c.ndv), "max": max(c.ndv, default=None),
-                              "sampled": len(c.ndv)},
-        "stats_prune_share": stats, "stats_can_prune": stats is not None and stats >= _THRESHOLD,
+        "column": c.col.path,
+        "type": c.col.describe(),
+        "row_groups": c.chunks,
+        "with_filter": c.with_filter,
+        "ndv_per_row_group": {
+            "min": min(c.ndv, default=None),
+            "mean": _mean(c.ndv),
+            "max": max(c.ndv, default=None),
+            "sampled": len(c.ndv),
+        },
+        "stats_prune_share": stats,
+        "stats_can_prune": stats is not None and stats >= _THRESHOLD,
         "recurrence": recur,
-        "dictionary_bytes": _mean(c.dict_bytes), "chunk_bytes": _mean(c.chunk_bytes),
+        "dictionary_bytes": _mean(c.dict_bytes),
+        "chunk_bytes": _mean(c.chunk_bytes),
         "dictionary_only_share": _mean([float(d) for d in c.dict_only]),
-        "fpp": None, "filter_bytes_per_row_group": None, "filter_bytes_total": None,
-        "expected_pruned": None, "recommend": False, "reason": "",
+        "fpp": None,
+        "filter_bytes_per_row_group": None,
+        "filter_bytes_total": None,
+        "expected_pruned": None,
+        "recommend": False,
+        "reason": "",
     }
     if not c.col.hashable or c.unreadable or not any(c.ndv):
-        out["reason"] = (f"{c.col.physical} has no bloom filter hash" if not c.col.hashable
-                         else f"values not readable: {c.unreadable}" if c.unreadable
-                         else "no values (every sampled row group holds only nulls)" if c.ndv else "no values")
+        out["reason"] = (
+            f"{c.col.physical} has no bloom filter hash"
+            if not c.col.hashable
+            else f"values not readable: {c.unreadable}"
+            if c.unreadable
+            else "no values (every sampled row group holds only nulls)"
+            if c.ndv
+            else "no values"
+        )
         return out
     p = fpp if fpp is not None else _choose_fpp(c)
     per_rg = _mean([num_bytes(n, p) for n in c.ndv]) or 0.0
     r = recur or 0.0
-    out.update({
-        "fpp": p, "filter_bytes_per_row_group": per_rg, "filter_bytes_total": per_rg * total_rgs,
-        "expected_pruned": {
-            "absent_point": 1 - p, f"absent_in_{IN_LIST}": (1 - p) ** IN_LIST,
-            "present_point": (1 - r) * (1 - p), f"present_in_{IN_LIST}": ((1 - r) * (1 - p)) ** IN_LIST,
-        },
-    })
+    out.update(
+        {
+            "fpp": p,
+            "filter_bytes_per_row_group": per_rg,
+            "filter_bytes_total": per_rg * total_rgs,
+            "expected_pruned": {
+                "absent_point": 1 - p,
+                f"absent_in_{IN_LIST}": (1 - p) ** IN_LIST,
+                "present_point": (1 - r) * (1 - p),
+                f"present_in_{IN_LIST}": ((1 - r) * (1 - p)) ** IN_LIST,
+            },
+        }
+    )
     if c.col.repeated:
-        out["reason"] = ("inside a list or map (many values per row): bloomparquet neither prunes with nor "
-                         "retrofits filters there")
+        out["reason"] = (
+            "inside a list or map (many values per row): bloomparquet neither prunes with nor retrofits filters there"
+        )
     elif c.with_filter == c.chunks:
         out["reason"] = "every row group already has a filter (see inspect for its FPP)"
     elif stats is not None and stats >= _THRESHOLD:
         out["reason"] = f"min/max statistics already prune {stats:.0%} of row groups for a point lookup"
     elif r >= _THRESHOLD:
-        out["reason"] = (f"a stored value appears in {r:.0%} of row groups: a filter prunes only absent "
-                         "values (a dictionary does that too)")
+        out["reason"] = (
+            f"a stored value appears in {r:.0%} of row groups: a filter prunes only absent "
+            "values (a dictionary does that too)"
+        )
     else:
         out["recommend"] = True
-        out["reason"] = (f"{out['ndv_per_row_group']['mean']:,.0f} distinct values per row group, "
-                         f"statistics prune {stats or 0:.0%}: a filter at fpp {p:g} skips "
-                         f"{1 - p:.0%} of row groups for an absent value")
+        out["reason"] = (
+            f"{out['ndv_per_row_group']['mean']:,.0f} distinct values per row group, "
+            f"statistics prune {stats or 0:.0%}: a filter at fpp {p:g} skips "
+            f"{1 - p:.0%} of row groups for an absent value"
+        )
         share = out["dictionary_only_share"]
         if share is not None and share < 1:
-            out["reason"] += (f"; dictionaries fell back to plain pages in {1 - share:.0%} of row groups, "
-                              "where no dictionary filter can rule a value out")
+            out["reason"] += (
+                f"; dictionaries fell back to plain pages in {1 - share:.0%} of row groups, "
+                "where no dictionary filter can rule a value out"
+            )
     return out
 
 
@@ -276,7 +319,8 @@ def _commands(paths: Sequence[str], advice: list[dict[str, Any]]) -> list[str]:
             by_fpp.setdefault(a["fpp"], []).append(a["column"])
     return [
         f"bloomparquet retrofit {shlex.quote(path)} --columns {shlex.quote(','.join(cs))} --fpp {p:g}"
-        for p, cs in sorted(by_fpp.items()) for path in paths
+        for p, cs in sorted(by_fpp.items())
+        for path in paths
     ]
 
 
@@ -286,17 +330,43 @@ def render(report: dict[str, Any]) -> str:
     for a in report["columns"]:
         ndv = a["ndv_per_row_group"]
         e = a["expected_pruned"] or {}
-        rows.append([
-            a["column"], fmt_int(ndv["mean"]), fmt_pct(a["stats_prune_share"]), fmt_pct(a["recurrence"]),
-            fmt_int(a["dictionary_bytes"]), fmt_pct(a["dictionary_only_share"]), fmt_int(a["filter_bytes_per_row_group"]),
-            "-" if a["fpp"] is None else f"{a['fpp']:g}",
-            fmt_pct(e.get("absent_point")), fmt_pct(e.get(f"absent_in_{IN_LIST}")), fmt_pct(e.get("present_point")),
-            "yes" if a["recommend"] else "no",
-        ])
-    head = (f"{report['files']} files, {report['row_groups']} row groups, "
-            f"{report['sampled_row_groups']} sampled for distinct counts")
-    body = table(rows, ["column", "ndv/rg", "stats prune", "recurs in", "dict B", "dict only", "filter B", "fpp",
-                        "pruned: absent", f"absent IN {IN_LIST}", "present", "filter?"])
+        rows.append(
+            [
+                a["column"],
+                fmt_int(ndv["mean"]),
+                fmt_pct(a["stats_prune_share"]),
+                fmt_pct(a["recurrence"]),
+                fmt_int(a["dictionary_bytes"]),
+                fmt_pct(a["dictionary_only_share"]),
+                fmt_int(a["filter_bytes_per_row_group"]),
+                "-" if a["fpp"] is None else f"{a['fpp']:g}",
+                fmt_pct(e.get("absent_point")),
+                fmt_pct(e.get(f"absent_in_{IN_LIST}")),
+                fmt_pct(e.get("present_point")),
+                "yes" if a["recommend"] else "no",
+            ]
+        )
+    head = (
+        f"{report['files']} files, {report['row_groups']} row groups, "
+        f"{report['sampled_row_groups']} sampled for distinct counts"
+    )
+    body = table(
+        rows,
+        [
+            "column",
+            "ndv/rg",
+            "stats prune",
+            "recurs in",
+            "dict B",
+            "dict only",
+            "filter B",
+            "fpp",
+            "pruned: absent",
+            f"absent IN {IN_LIST}",
+            "present",
+            "filter?",
+        ],
+    )
     reasons = "\n".join(f"{a['column']}: {a['reason']}" for a in report["columns"])
     cmds = "\n".join(report["retrofit"]) or "(no column needs a filter)"
     return f"{head}\n{body}\n\n{reasons}\n\nto apply:\n{cmds}"

@@ -88,7 +88,7 @@ def physical_hashes(array: pa.Array, col: ColumnType) -> np.ndarray:
     raise NotRebuildable(f"{col.path}: {phys} has no bloom filter hash")
 
 
-def _unscaled(array: pa.Array, col: ColumnType):  # noqa: ANN202 - ndarray or list of bytes
+def _unscaled(array: pa.Array, col: ColumnType) -> np.ndarray | list[bytes]:
     scale = col.scale
     unscaled = [int(v.scaleb(scale)) for v in array.to_pylist()]
     if col.physical in ("INT32", "INT64"):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .footer import ParquetFooter
 from ..reference._rawfooter import column_chunks
+from .footer import ParquetFooter
 
 _PLAIN_DICTIONARY, _RLE_DICTIONARY = 2, 8
 _LEVEL_ENCODINGS = {3, 4}  # RLE, BIT_PACKED: repetition and definition levels

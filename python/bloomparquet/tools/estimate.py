@@ -32,7 +32,8 @@ _POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 def word_popcounts(filt: SplitBlockBloomFilter) -> np.ndarray:
     """``(num_blocks, 8)`` array of set bits per 32-bit word."""
     raw = np.frombuffer(filt.to_bytes(), dtype=np.uint8).reshape(-1, 8, 4)
-    return _POP8[raw].sum(axis=2, dtype=np.uint32)
+    counts: np.ndarray = _POP8[raw].sum(axis=2, dtype=np.uint32)
+    return counts
 
 
 def fill(filt: SplitBlockBloomFilter) -> float:

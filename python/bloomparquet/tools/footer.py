@@ -60,9 +60,11 @@ class ParquetFooter:
         """:class:`BadInput` saying ``what``, naming the encrypted and the plaintext columns."""
         paths = self.column_paths()
         plain = [p for i, p in enumerate(paths) if i not in self.encrypted]
-        return BadInput(f"{self.path}: {what} (Parquet modular encryption; this tool holds no keys); encrypted "
-                        f"columns: {', '.join(paths[i] for i in sorted(self.encrypted))}; plaintext columns, "
-                        f"for --columns: {', '.join(plain) or 'none'}")
+        return BadInput(
+            f"{self.path}: {what} (Parquet modular encryption; this tool holds no keys); encrypted "
+            f"columns: {', '.join(paths[i] for i in sorted(self.encrypted))}; plaintext columns, "
+            f"for --columns: {', '.join(plain) or 'none'}"
+        )
 
 
 def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
@@ -80,13 +82,16 @@ def open_footer(path: str, storage: Storage = LOCAL) -> ParquetFooter:
             (footer_len,) = struct.unpack("<i", tail[:4]) if len(tail) == 8 else (0,)
             footer_start = size - 8 - footer_len
             if tail[4:] == b"PARE" and head in (b"PAR1", b"PARE"):
-                raise BadInput(f"{path}: encrypted footer (Parquet modular encryption); this tool holds no keys "
-                               "and reads no column of such a file")
+                raise BadInput(
+                    f"{path}: encrypted footer (Parquet modular encryption); this tool holds no keys "
+                    "and reads no column of such a file"
+                )
             if size < 12 or head != b"PAR1" or tail[4:] != b"PAR1":
                 raise BadInput(f"{path}: not a Parquet file (no PAR1 magic)")
             if not 4 <= footer_start < size - 8:
-                raise BadInput(f"{path}: not a readable Parquet file (footer length {footer_len} does not fit "
-                               f"in {size} bytes)")
+                raise BadInput(
+                    f"{path}: not a readable Parquet file (footer length {footer_len} does not fit in {size} bytes)"
+                )
             f.seek(footer_start)
             raw = f.read(footer_len)
     with reading(path, "footer does not decode"):

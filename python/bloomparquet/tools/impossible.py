@@ -15,12 +15,13 @@ from ..reference import SplitBlockBloomFilter, xxh64_plain
 _WIDTH = {"INT32": 32, "INT64": 64}
 
 
-def impossible_reason(chunk: Any, filt: SplitBlockBloomFilter) -> str | None:  # noqa: ANN401 - pyarrow chunk metadata
+def impossible_reason(chunk: Any, filt: SplitBlockBloomFilter) -> str | None:
     """Why ``filt`` cannot be the filter of ``chunk`` (pyarrow ColumnChunkMetaData), if it can't."""
     stats, phys = chunk.statistics, chunk.physical_type
     if stats is None or not stats.has_min_max or phys not in ("INT32", "INT64", "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
         return None
     bounds = [("min", stats.min_raw), ("max", stats.max_raw)]
+    value: np.ndarray | list[bytes]
     for name, raw in bounds:
         if phys in _WIDTH:  # the stored bits, whatever the logical signedness
             bits = _WIDTH[phys]

@@ -66,8 +66,16 @@ def _totals(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for ch in group["columns"]:
                 t = by.setdefault(
                     ch["column"],
-                    {"column": ch["column"], "chunks": 0, "chunks_with_filter": 0, "filter_bytes": 0,
-                     "estimated_ndv": 0.0, "mean_fpp": None, "max_fpp": None, "_fpps": []},
+                    {
+                        "column": ch["column"],
+                        "chunks": 0,
+                        "chunks_with_filter": 0,
+                        "filter_bytes": 0,
+                        "estimated_ndv": 0.0,
+                        "mean_fpp": None,
+                        "max_fpp": None,
+                        "_fpps": [],
+                    },
                 )
                 t["chunks"] += 1
                 if ch["has_filter"]:
@@ -91,20 +99,37 @@ def render(report: dict[str, Any]) -> str:
         for g in file["row_groups"]:
             for ch in g["columns"]:
                 st = ch["statistics"] or {}
-                rows.append([
-                    g["index"], ch["column"],
-                    fmt_int(ch["filter_bytes"]) if ch["has_filter"] else "none",
-                    "-" if ch["filter_offset"] is None else ch["filter_offset"],
-                    "-" if not ch["has_filter"] else ("yes" if ch["has_filter_length"] else "no"),
-                    fmt_int(ch["estimated_ndv"]), fmt_pct(ch["fpp"]),
-                    short(st.get("min")), short(st.get("max")),
-                    "; ".join(ch["problems"]),
-                ])
+                rows.append(
+                    [
+                        g["index"],
+                        ch["column"],
+                        fmt_int(ch["filter_bytes"]) if ch["has_filter"] else "none",
+                        "-" if ch["filter_offset"] is None else ch["filter_offset"],
+                        "-" if not ch["has_filter"] else ("yes" if ch["has_filter_length"] else "no"),
+                        fmt_int(ch["estimated_ndv"]),
+                        fmt_pct(ch["fpp"]),
+                        short(st.get("min")),
+                        short(st.get("max")),
+                        "; ".join(ch["problems"]),
+                    ]
+                )
         out.append(f"{file['path']}: {file['num_rows']:,} rows, {len(file['row_groups'])} row groups")
-        out.append(table(rows, ["rg", "column", "filter B", "offset", "length", "~ndv", "fpp", "min", "max", "problems"]))
+        out.append(
+            table(rows, ["rg", "column", "filter B", "offset", "length", "~ndv", "fpp", "min", "max", "problems"])
+        )
         out.append("")
-    rows = [[t["column"], t["chunks"], t["chunks_with_filter"], fmt_int(t["filter_bytes"]),
-             fmt_int(t["estimated_ndv"]), fmt_pct(t["mean_fpp"]), fmt_pct(t["max_fpp"])] for t in report["columns"]]
+    rows = [
+        [
+            t["column"],
+            t["chunks"],
+            t["chunks_with_filter"],
+            fmt_int(t["filter_bytes"]),
+            fmt_int(t["estimated_ndv"]),
+            fmt_pct(t["mean_fpp"]),
+            fmt_pct(t["max_fpp"]),
+        ]
+        for t in report["columns"]
+    ]
     out.append("totals")
     out.append(table(rows, ["column", "chunks", "with filter", "filter B", "~ndv (sum)", "mean fpp", "max fpp"]))
     return "\n".join(out)

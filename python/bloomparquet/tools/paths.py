@@ -40,8 +40,7 @@ def expand(paths: Sequence[str]) -> list[str]:
             raise BadInput(f"{p}: no such file or directory")
         for m in matches:
             out.extend(_walk(m) if os.path.isdir(m) else [m])
-    seen: set[str] = set()
-    unique = [p for p in out if not (p in seen or seen.add(p))]
+    unique = list(dict.fromkeys(out))  # first occurrence of each, in order
     if not unique:
         raise BadInput(f"{', '.join(paths)}: no data files (names starting with _ or . are skipped)")
     return unique

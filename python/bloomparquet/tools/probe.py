@@ -35,8 +35,15 @@ def run(paths: Sequence[str], column: str, texts: Sequence[str], storage: Storag
         for g in f["row_groups"]:
             counts[g["result"]] += 1
     return {
-        "command": "probe", "version": SCHEMA_VERSION, "column": column, "values": list(texts), "files": files,
-        "summary": {"row_groups": sum(counts.values()), **{k.replace(" ", "_").replace("-", "_"): v for k, v in counts.items()}},
+        "command": "probe",
+        "version": SCHEMA_VERSION,
+        "column": column,
+        "values": list(texts),
+        "files": files,
+        "summary": {
+            "row_groups": sum(counts.values()),
+            **{k.replace(" ", "_").replace("-", "_"): v for k, v in counts.items()},
+        },
     }
 
 
@@ -57,14 +64,21 @@ def _probe_file(footer: ParquetFooter, column: str, texts: Sequence[str]) -> dic
                 hits = iter(cf.filter.check_hashes(hashes).tolist())
                 per = [MAY if v is MAY_CONTAIN or next(hits) else EXCLUDED for v in values]
                 result = EXCLUDED if all(p == EXCLUDED for p in per) else MAY
-            groups.append({
-                "index": rg,
-                "num_rows": footer.metadata.row_group(rg).num_rows,
-                "result": result,
-                "values": [{"value": t, "result": p} for t, p in zip(texts, per)],
-            })
-    return {"path": footer.path, "column": col.path, "type": col.describe(),
-            "parsed": [None if v is MAY_CONTAIN else jsonable(v) for v in values], "row_groups": groups}
+            groups.append(
+                {
+                    "index": rg,
+                    "num_rows": footer.metadata.row_group(rg).num_rows,
+                    "result": result,
+                    "values": [{"value": t, "result": p} for t, p in zip(texts, per)],
+                }
+            )
+    return {
+        "path": footer.path,
+        "column": col.path,
+        "type": col.describe(),
+        "parsed": [None if v is MAY_CONTAIN else jsonable(v) for v in values],
+        "row_groups": groups,
+    }
 
 
 def render(report: dict[str, Any]) -> str:
@@ -75,6 +89,8 @@ def render(report: dict[str, Any]) -> str:
             detail = "" if len(g["values"]) == 1 else ", ".join(f"{v['value']}: {v['result']}" for v in g["values"])
             rows.append([f["path"], g["index"], g["num_rows"], g["result"], detail])
     s = report["summary"]
-    tail = (f"{s['excluded']} of {s['row_groups']} row groups excluded, {s['may_contain']} may contain, "
-            f"{s['no_filter']} without filter, {s['unreadable_filter']} unreadable")
+    tail = (
+        f"{s['excluded']} of {s['row_groups']} row groups excluded, {s['may_contain']} may contain, "
+        f"{s['no_filter']} without filter, {s['unreadable_filter']} unreadable"
+    )
     return table(rows, ["file", "rg", "rows", "result", "per value"]) + "\n" + tail

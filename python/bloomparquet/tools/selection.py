@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import _options
 from .footer import ParquetFooter
 
 
@@ -19,5 +20,4 @@ def selected_columns(footer: ParquetFooter, names: Sequence[str] | None) -> list
 
 def split_names(text: str | None) -> list[str] | None:
     """``"a,b"`` -> ``["a", "b"]``; None or empty -> None (every column)."""
-    names = [n.strip() for n in (text or "").split(",") if n.strip()]
-    return names or None
+    return _options.column_names(text) or None

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, BinaryIO, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from .errors import BadInput
 from .paths import expand
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+    from typing_extensions import Buffer
 
 
 class Storage(Protocol):
@@ -42,7 +43,7 @@ class LocalStorage:
         return os.path.getsize(path)
 
     def open(self, path: str) -> BinaryIO:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return open(path, "rb")
 
 
 LOCAL = LocalStorage()
@@ -59,7 +60,7 @@ class HadoopStorage:
 
         self._bridge = jvm_bridge(spark)
 
-    def _call(self, what: str, path: str, call):  # noqa: ANN001, ANN202
+    def _call(self, what: str, path: str, call: Callable[[], Any]) -> Any:
         from py4j.protocol import Py4JJavaError
 
         try:
@@ -71,7 +72,7 @@ class HadoopStorage:
     def expand(self, paths: Sequence[str]) -> list[str]:
         out: list[str] = []
         for p in paths:
-            out.extend(self._call("listing", p, lambda p=p: list(self._bridge.listDataFiles(p))))
+            out.extend(self._call("listing", p, lambda p=p: list(self._bridge.listDataFiles(p))))  # type: ignore[misc]
         unique = list(dict.fromkeys(out))
         if not unique:
             raise BadInput(f"{', '.join(paths)}: no data files (names starting with _ or . are skipped)")
@@ -107,12 +108,12 @@ class _HadoopFile(io.RawIOBase):
         self._pos = max(0, base + offset)
         return self._pos
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001 - a writable buffer
-        n = min(len(buffer), self._size - self._pos)
+    def readinto(self, buffer: Buffer) -> int:
+        n = min(memoryview(buffer).nbytes, self._size - self._pos)
         if n <= 0:
             return 0
         data = self._storage.read(self.name, self._pos, n)
-        buffer[: len(data)] = data
+        buffer[: len(data)] = data  # type: ignore[index]  # io hands a writable bytes buffer
         self._pos += len(data)
         return len(data)
 

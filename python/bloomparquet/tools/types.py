@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 # Converted types (pre-LogicalType writers) and the logical type they mean.
-_CONVERTED = {
+_CONVERTED: dict[str, dict[str, object]] = {
     "UTF8": {"Type": "String"},
     "ENUM": {"Type": "Enum"},
     "JSON": {"Type": "JSON"},
@@ -38,7 +38,6 @@ class ColumnType:
     length: int
     repeated: bool = False  # inside a list or map: many values per row
 
-
     @property
     def kind(self) -> str:
         """The logical type name (``Int``, ``Decimal``, ``String``, ...), ``None`` if unannotated."""
@@ -62,10 +61,17 @@ def column_type(schema: pq.ParquetSchema, index: int) -> ColumnType:
     col = schema.column(index)
     logical = json.loads(col.logical_type.to_json())
     if logical.get("Type") in (None, "None") and col.converted_type in _CONVERTED:
-        logical = dict(_CONVERTED[col.converted_type])
+        logical = {**_CONVERTED[col.converted_type]}
     if logical.get("Type") in (None, "None") and col.converted_type == "DECIMAL":
         logical = {"Type": "Decimal", "precision": col.precision, "scale": col.scale}
     if logical.get("Type") == "Decimal":
-        return ColumnType(col.path, col.physical_type, logical, int(logical["precision"]), int(logical["scale"]), col.length,
-                          col.max_repetition_level > 0)
+        return ColumnType(
+            col.path,
+            col.physical_type,
+            logical,
+            int(logical["precision"]),
+            int(logical["scale"]),
+            col.length,
+            col.max_repetition_level > 0,
+        )
     return ColumnType(col.path, col.physical_type, logical, -1, -1, col.length, col.max_repetition_level > 0)

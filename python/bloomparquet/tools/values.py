@@ -65,7 +65,9 @@ def _parse(text: str, col: ColumnType) -> Any:
     if kind == "Decimal":
         return _decimal(text, col)
     if kind == "Date":
-        return int(text) if re.fullmatch(r"[+-]?\d+", text) else (dt.date.fromisoformat(text) - dt.date(1970, 1, 1)).days
+        return (
+            int(text) if re.fullmatch(r"[+-]?\d+", text) else (dt.date.fromisoformat(text) - dt.date(1970, 1, 1)).days
+        )
     if kind == "Timestamp":
         return _in_range(_timestamp(text, col.logical["timeUnit"]), 64, True, text)
     if kind == "Time":

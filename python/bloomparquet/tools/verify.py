@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..reference import SplitBlockBloomFilter
-
 from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
 from .footer import ParquetFooter, each_file
@@ -29,13 +28,17 @@ from .types import ColumnType, column_type
 _SAMPLES = 5
 
 
-def run(paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | None = None,
-        storage: Storage = LOCAL) -> dict[str, Any]:
+def run(
+    paths: Sequence[str], rebuild: bool = False, columns: Sequence[str] | None = None, storage: Storage = LOCAL
+) -> dict[str, Any]:
     """The ``verify --json`` report; ``ok`` is False when any finding was made."""
     files = each_file(paths, storage, "verify", lambda footer: _verify_file(footer, rebuild, columns))
     findings = [x for f in files for x in f["findings"]]
     return {
-        "command": "verify", "version": SCHEMA_VERSION, "rebuild": rebuild, "ok": not findings,
+        "command": "verify",
+        "version": SCHEMA_VERSION,
+        "rebuild": rebuild,
+        "ok": not findings,
         "files": files,
         "summary": {"files": len(files), "filters": sum(f["filters"] for f in files), "findings": len(findings)},
     }
@@ -66,12 +69,17 @@ def _verify_file(footer: ParquetFooter, rebuild: bool, columns: Sequence[str] | 
                         notes.append(f"row group {rg} {col.path}: not rebuilt ({e})")
                         continue
                     if missing[0]:
-                        findings.append({
-                            "row_group": rg, "column": col.path, "kind": "missing-values",
-                            "message": f"{missing[0]} stored value(s) excluded by the filter: a reader "
-                                       "using it would skip rows that match",
-                            "missing": missing[0], "examples": missing[1],
-                        })
+                        findings.append(
+                            {
+                                "row_group": rg,
+                                "column": col.path,
+                                "kind": "missing-values",
+                                "message": f"{missing[0]} stored value(s) excluded by the filter: a reader "
+                                "using it would skip rows that match",
+                                "missing": missing[0],
+                                "examples": missing[1],
+                            }
+                        )
     return {"path": footer.path, "filters": checked, "findings": findings, "notes": notes}
 
 
@@ -97,8 +105,10 @@ def render(report: dict[str, Any]) -> str:
         for x in f["findings"]:
             rows.append([f["path"], x["row_group"], x["column"], x["kind"], x["message"]])
     s = report["summary"]
-    head = (f"{s['files']} files, {s['filters']} filters checked"
-            f"{' (rebuilt from values)' if report['rebuild'] else ''}: {s['findings']} findings")
+    head = (
+        f"{s['files']} files, {s['filters']} filters checked"
+        f"{' (rebuilt from values)' if report['rebuild'] else ''}: {s['findings']} findings"
+    )
     notes = [n for f in report["files"] for n in f["notes"]]
     parts = [head]
     if rows:
