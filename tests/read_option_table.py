@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 import bloomparquet
 
 from .spark_conf import PUSHDOWN_OFF, spark_conf
@@ -34,14 +36,22 @@ MISS = "k = 1000000003"  # odd: absent, inside every chunk's min/max; a value no
 BIG_IN = "k IN ({})".format(", ".join(str(2 * i + 1) for i in range(5 * 10**8, 5 * 10**8 + 1000)))
 
 
-def write_data(spark, out: Path) -> Path:  # noqa: ANN001
-    from pyspark.sql import functions as F  # noqa: N812
+def write_data(spark, out: Path) -> Path:
+    from pyspark.sql import functions as F
 
-    (spark.range(ROWS).repartition(FILES, "id")
-        .select((F.col("id") * 2654435761 % 1_000_000_007 * 2).alias("k"),
-                (F.col("id") % 11 * 2).cast("int").alias("d"),
-                F.element_at(F.array(F.lit("a"), F.lit("c"), F.lit("e")), (F.col("id") % 3 + 1).cast("int")).alias("s"))
-        .write.format("bloomparquet").option("parquet.block.size", 8 * 1024).option("bloom.columns", "k").save(str(out)))
+    (
+        spark.range(ROWS)
+        .repartition(FILES, "id")
+        .select(
+            (F.col("id") * 2654435761 % 1_000_000_007 * 2).alias("k"),
+            (F.col("id") % 11 * 2).cast("int").alias("d"),
+            F.element_at(F.array(F.lit("a"), F.lit("c"), F.lit("e")), (F.col("id") % 3 + 1).cast("int")).alias("s"),
+        )
+        .write.format("bloomparquet")
+        .option("parquet.block.size", 8 * 1024)
+        .option("bloom.columns", "k")
+        .save(str(out))
+    )
     assert len(list(out.glob("*.parquet"))) == FILES
     return out
 
@@ -83,8 +93,9 @@ class Cell:
     slow: object = None  # the test jar's SlowFileSystem (classic only), or None
     held: Callable | None = None  # () -> files in the driver JVM's footer and filter cache (classic, local only)
 
-    def run(self, options: dict[str, str], where: str, confs: dict[str, str] | None = None,
-            path: str | None = None) -> tuple[list, dict[str, int]]:
+    def run(
+        self, options: dict[str, str], where: str, confs: dict[str, str] | None = None, path: str | None = None
+    ) -> tuple[list, dict[str, int]]:
         with spark_conf(self.spark, {**self.route.confs, **(confs or {})}):
             df = self.route.frame(self.spark, path or str(self.path), options, where)
             rows = sorted(map(tuple, df.collect()))
@@ -96,6 +107,7 @@ class Cell:
 
 
 # --- each option's observation, where it has an effect ---
+
 
 def _enabled(cell: Cell) -> None:
     # Spark's own pushdown off: parquet-java's filters would skip the same row groups.
@@ -109,7 +121,9 @@ def _mode(cell: Cell) -> None:
     assert plan["tasks"] == 0, plan  # pruned while planning: no task at all
     _, task = cell.run({"bloom.mode": "task"}, MISS, PUSHDOWN_OFF)
     assert task["tasks"] > 0 and task["numOutputRows"] == 0, task  # tasks start, then prune everything
-    assert task["bloomRowGroupsPrunedByBloom"] + task["bloomRowGroupsPrunedByStats"] == task["bloomRowGroupsTotal"] > 0, task
+    assert (
+        task["bloomRowGroupsPrunedByBloom"] + task["bloomRowGroupsPrunedByStats"] == task["bloomRowGroupsTotal"] > 0
+    ), task
 
 
 def _cache_of(option: str, off: str, on: str) -> Callable[[Cell], None]:
@@ -126,6 +140,7 @@ def _cache_of(option: str, off: str, on: str) -> Callable[[Cell], None]:
             cell.run({option: value}, MISS, PUSHDOWN_OFF)
             _, m = cell.run({option: value}, MISS, PUSHDOWN_OFF)
             assert m["bloomFootersRead"] == footers, (option, value, m)
+
     return check
 
 
@@ -139,7 +154,9 @@ def _planning_parallelism(cell: Cell) -> None:
         path = f"slow://{cell.path}"
         times = {}
         for n in (1, FILES):
-            rows, m = cell.run({"bloom.planningParallelism": str(n), "bloom.cache": "false"}, MISS, PUSHDOWN_OFF, path=path)
+            rows, m = cell.run(
+                {"bloom.planningParallelism": str(n), "bloom.cache": "false"}, MISS, PUSHDOWN_OFF, path=path
+            )
             assert rows == [] and m["numOutputRows"] == 0, m
             times[n] = m["bloomPruningTimeMs"]
     finally:
@@ -166,6 +183,7 @@ def _spark_pushdown(cell: Cell) -> None:
         rows, m = cell.run({"bloom.sparkPushdown": value}, where)
         assert rows == [], m
         return m["numOutputRows"]
+
     # Integers reach parquet-java unless none; strings only with all (safe withholds them).
     assert (read("safe", "d = 7"), read("none", "d = 7")) == (0, ROWS)
     assert (read("safe", "s = 'b'"), read("all", "s = 'b'")) == (ROWS, 0)
@@ -196,13 +214,16 @@ V1_PRUNES_IN_TASKS = Inert("Spark plans V1 scans itself: pruning always runs ins
 NO_PLANNING_READS = Inert("no footer is read while planning; a task reads its files one at a time")
 ONE_FILE_PER_CALL = Inert("the V1 reader prunes each file on its own: no later file for the gate to spare")
 # Not by design but a gap of this table: the classic table shows the effect on the same server code.
-NOT_SHOWN_OVER_CONNECT = Inert("not shown over Connect: timing it needs the test jar's slow file system, which a "
-                               "Connect client can't slow; rows and rows read are still checked")
+NOT_SHOWN_OVER_CONNECT = Inert(
+    "not shown over Connect: timing it needs the test jar's slow file system, which a "
+    "Connect client can't slow; rows and rows read are still checked"
+)
 
 
 def row(v1: Inert | None = None, task: Inert | None = None, connect: Inert | None = None) -> Callable[[str], object]:
     """A table row: EFFECT on every route but where ``v1`` (V1 routes), ``task`` (task-mode routes) or
     ``connect`` (routes named connect_*) say."""
+
     def cell(route: str) -> object:
         if route.endswith("_v1") and v1 is not None:
             return v1
@@ -211,6 +232,7 @@ def row(v1: Inert | None = None, task: Inert | None = None, connect: Inert | Non
         if route.startswith("connect_") and connect is not None:
             return connect
         return EFFECT
+
     return cell
 
 
@@ -228,12 +250,12 @@ TABLE: dict[str, Callable[[str], object]] = {
 def check_cell(cell: Cell, key: str, route_name: str, bad_error: type[BaseException]) -> None:
     """The cell (key, route): its bad value fails naming the key, then its effect or its inertness."""
     values, where, bad = VALUES[key]
-    try:
+    with pytest.raises(bad_error) as failed:
         cell.run({key: bad}, where)
-    except bad_error as e:
-        assert re.search(rf"option '{re.escape(key)}' = '{re.escape(bad)}'", str(e), re.IGNORECASE), str(e)[:500]
-    else:
-        raise AssertionError(f"{key}={bad} on {route_name} did not fail")
+    assert re.search(rf"option '{re.escape(key)}' = '{re.escape(bad)}'", str(failed.value), re.IGNORECASE), (
+        route_name,
+        str(failed.value)[:500],
+    )
     expected = TABLE[key](route_name)
     if expected == EFFECT:
         OBSERVE[key](cell)

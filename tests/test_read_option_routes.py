@@ -26,13 +26,14 @@ def _sql_options(options: dict[str, str]) -> str:
     return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
 
 
-def _dataframe(base: dict[str, str]):  # noqa: ANN202
-    def frame(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _dataframe(base: dict[str, str]):
+    def frame(spark, path: str, options: dict[str, str], where: str):
         return spark.read.format("bloomparquet").options(**{**base, **options}).load(path).where(where)
+
     return frame
 
 
-def _table(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _table(spark, path: str, options: dict[str, str], where: str):
     # Tables are external (the files stay) and dropped with the module's data.
     name = f"read_option_routes_{next(_names)}"
     clause = f"OPTIONS ({_sql_options(options)})" if options else ""
@@ -40,12 +41,12 @@ def _table(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN0
     return spark.table(name).where(where)
 
 
-def _sql_path(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _sql_path(spark, path: str, options: dict[str, str], where: str):
     clause = f"WITH ({_sql_options(options)})" if options else ""
     return spark.sql(f"SELECT * FROM bloomparquet.`{path}` {clause} WHERE {where}")
 
 
-def _parquet(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _parquet(spark, path: str, options: dict[str, str], where: str):
     return spark.read.options(**options).parquet(path).where(where)
 
 
@@ -60,12 +61,12 @@ ROUTES = {
 
 
 @pytest.fixture(scope="module")
-def data(spark, tmp_path_factory) -> Path:  # noqa: ANN001
+def data(spark, tmp_path_factory) -> Path:
     return write_data(spark, tmp_path_factory.mktemp("read_option_routes") / "data")
 
 
 @pytest.fixture(scope="module")
-def slow(spark):  # noqa: ANN001, ANN201
+def slow(spark):
     fs = spark._jvm.io.bloomparquet.testing.SlowFileSystem
     conf = spark._jsc.hadoopConfiguration()
     for k, v in fs.settings().items():
@@ -75,7 +76,7 @@ def slow(spark):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _drop_tables(spark):  # noqa: ANN001, ANN202
+def _drop_tables(spark):
     yield
     for t in spark.catalog.listTables():
         if t.name.startswith("read_option_routes_"):
@@ -88,7 +89,7 @@ def test_every_registry_read_option_has_a_row() -> None:
 
 @pytest.mark.parametrize("route", list(ROUTES))
 @pytest.mark.parametrize("key", registry_read_keys())
-def test_option_on_route(spark, data: Path, slow, tmp_path: Path, key: str, route: str) -> None:  # noqa: ANN001
+def test_option_on_route(spark, data: Path, slow, tmp_path: Path, key: str, route: str) -> None:
     assert key in TABLE, f"{key} is a read option without a row in tests/read_option_table.py TABLE"
     copies = itertools.count()
 

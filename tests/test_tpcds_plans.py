@@ -112,7 +112,7 @@ def test_every_query_plans_within_bound_of_spark(spark, tpcds_views: dict[str, s
     assert total_ours <= BOUND * total_spark, (total_spark, total_ours)
 
 
-def test_scans_nothing_could_prune_stay_on_spark_v1_plan(spark, tpcds_views: dict[str, str]) -> None:  # noqa: ANN001
+def test_scans_nothing_could_prune_stay_on_spark_v1_plan(spark, tpcds_views: dict[str, str]) -> None:
     """q9: 15 scalar subqueries over ``store_sales`` with range predicates only. No bloom filter can
     answer a range, and there is no join to take a runtime filter: on V2 Spark merged none of them
     (15 scans, 1.7x Spark's time at SF1); kept on V1, Spark merges them into 5 as without us."""

@@ -22,25 +22,26 @@ def _sql_options(options: dict[str, str]) -> str:
     return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
 
 
-def _dataframe(base: dict[str, str]):  # noqa: ANN202
-    def frame(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _dataframe(base: dict[str, str]):
+    def frame(spark, path: str, options: dict[str, str], where: str):
         return spark.read.format("bloomparquet").options(**{**base, **options}).load(path).where(where)
+
     return frame
 
 
-def _table(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _table(spark, path: str, options: dict[str, str], where: str):
     name = f"connect_read_option_routes_{next(_names)}"
     clause = f"OPTIONS ({_sql_options(options)})" if options else ""
     spark.sql(f"CREATE TABLE {name} USING bloomparquet {clause} LOCATION '{path}'")
     return spark.table(name).where(where)
 
 
-def _sql_path(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _sql_path(spark, path: str, options: dict[str, str], where: str):
     clause = f"WITH ({_sql_options(options)})" if options else ""
     return spark.sql(f"SELECT * FROM bloomparquet.`{path}` {clause} WHERE {where}")
 
 
-def _parquet(spark, path: str, options: dict[str, str], where: str):  # noqa: ANN001, ANN202
+def _parquet(spark, path: str, options: dict[str, str], where: str):
     return spark.read.options(**options).parquet(path).where(where)
 
 
@@ -54,12 +55,12 @@ ROUTES = {
 
 
 @pytest.fixture(scope="module")
-def data(connect, tmp_path_factory) -> Path:  # noqa: ANN001
+def data(connect, tmp_path_factory) -> Path:
     return write_data(connect, tmp_path_factory.mktemp("connect_read_option_routes") / "data")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _drop_tables(connect):  # noqa: ANN001, ANN202
+def _drop_tables(connect):
     yield
     for t in connect.catalog.listTables():
         if t.name.startswith("connect_read_option_routes_"):
@@ -72,7 +73,7 @@ def test_every_registry_read_option_has_a_row() -> None:
 
 @pytest.mark.parametrize("route", list(ROUTES))
 @pytest.mark.parametrize("key", registry_read_keys())
-def test_option_on_route_over_connect(connect, data: Path, key: str, route: str) -> None:  # noqa: ANN001
+def test_option_on_route_over_connect(connect, data: Path, key: str, route: str) -> None:
     assert key in TABLE, f"{key} is a read option without a row in tests/read_option_table.py TABLE"
 
     def no_copy() -> Path:
