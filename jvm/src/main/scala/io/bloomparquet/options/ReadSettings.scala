@@ -2,7 +2,6 @@ package io.bloomparquet.options
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
@@ -24,20 +23,24 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 final case class ReadSettings(bloom: BloomReadOptions, caseSensitive: Boolean, gapBytes: Long,
     distributedThreshold: Option[Long], fieldIdRead: Boolean)
 
+/**
+ * What a session's conf says, as a read needs it (the `spark` package reads it from Spark).
+ *
+ * @param set a key's value if set in the session (`spark.conf.set`, `SET`, or the Spark conf it started with)
+ */
+final case class SessionReadConf(caseSensitive: Boolean, openCostInBytes: Long, fieldIdRead: Boolean,
+    set: String => Option[String])
+
 object ReadSettings {
 
   /** The settings of a scan with read `options` in a session whose conf is `session`; a bad option fails here. */
-  def resolve(options: Map[String, String], session: SQLConf): ReadSettings = ReadSettings(
+  def resolve(options: Map[String, String], session: SessionReadConf): ReadSettings = ReadSettings(
     bloom = BloomReadOptions.parse(options),
-    caseSensitive = session.caseSensitiveAnalysis,
-    gapBytes = session.filesOpenCostInBytes,
-    distributedThreshold = Some(OptionRegistry.PlanningDistributedThreshold.from(set(session))).filter(_ > 0),
-    fieldIdRead = session.parquetFieldIdReadEnabled)
+    caseSensitive = session.caseSensitive,
+    gapBytes = session.openCostInBytes,
+    distributedThreshold = Some(OptionRegistry.PlanningDistributedThreshold.from(session.set)).filter(_ > 0),
+    fieldIdRead = session.fieldIdRead)
 
-  def resolve(options: CaseInsensitiveStringMap, session: SQLConf): ReadSettings =
+  def resolve(options: CaseInsensitiveStringMap, session: SessionReadConf): ReadSettings =
     resolve(options.asCaseSensitiveMap.asScala.toMap, session)
-
-  /** A key's value if set in the session (`spark.conf.set`, `SET`, or the Spark conf it started with). */
-  private def set(session: SQLConf)(key: String): Option[String] =
-    if (session.contains(key)) Some(session.getConfString(key)) else None
 }

@@ -1,6 +1,5 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.SourceFilters
 import io.bloomparquet.write.BloomWrite
@@ -44,7 +43,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
     ProcessConfs.applyOnDriver(sparkSession)
-    val settings = ReadSettings.resolve(options, SparkCompat.sqlConf(sparkSession))
+    val settings = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
     val bloom = settings.bloom
     val toSpark = filters.filterNot(SparkPushdownFilter.withhold(bloom.sparkPushdown, _, dataSchema, settings.caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).

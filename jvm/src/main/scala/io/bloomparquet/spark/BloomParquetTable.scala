@@ -29,7 +29,7 @@ class BloomParquetTable(
   // Validate before any file is listed.
   private val readOptions = BloomReadOptions.parse(options)
 
-  private def settings(options: CaseInsensitiveStringMap) = ReadSettings.resolve(options, SparkCompat.sqlConf(sparkSession))
+  private def settings(options: CaseInsensitiveStringMap) = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
 
   /**
    * The JVM-wide settings and the kernel, before this table's first footer read: here rather than

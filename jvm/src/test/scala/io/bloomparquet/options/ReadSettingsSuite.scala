@@ -14,7 +14,10 @@ class ReadSettingsSuite extends munit.FunSuite {
   }
 
   private def resolve(options: Map[String, String], confs: (String, String)*): ReadSettings =
-    ReadSettings.resolve(options, session(confs: _*))
+    ReadSettings.resolve(options, of(session(confs: _*)))
+
+  private def of(conf: SQLConf): SessionReadConf = SessionReadConf(conf.caseSensitiveAnalysis, conf.filesOpenCostInBytes,
+    conf.parquetFieldIdReadEnabled, key => if (conf.contains(key)) Some(conf.getConfString(key)) else None)
 
   private def error(body: => Any): String = intercept[IllegalArgumentException](body).getMessage
 
