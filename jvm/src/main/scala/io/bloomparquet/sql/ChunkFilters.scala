@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
-import io.bloomparquet.tail.FooterReader
+import io.bloomparquet.tail.FooterTail
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.format.FileMetaData
@@ -20,7 +20,7 @@ object ChunkFilters {
   def footer(file: String, conf: Configuration): (FileStatus, FileMetaData) = {
     val p = new Path(file)
     val status = p.getFileSystem(conf).getFileStatus(p)
-    (status, FooterReader.read(p.getFileSystem(conf), status)._1)
+    (status, FooterTail.readThrift(p.getFileSystem(conf), status)._1)
   }
 
   /** The filters of the chunks (row group, column index) `wanted` selects, in footer order; chunks with no filter offset read as Absent. */

@@ -1,7 +1,7 @@
 package io.bloomparquet.write
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.{BloomColumn, BloomWriteOptions}
+import io.bloomparquet.options.{BloomColumn, BloomWriteOptions, ParquetCrypto}
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptContext}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
@@ -24,7 +24,7 @@ object BloomWrite {
     val columns = BloomWriteOptions.parse(options, dataSchema, SparkCompat.caseSensitive(spark),
       SparkCompat.parquetOutputTimestampType(spark))
     val conf = job.getConfiguration
-    if (columns.nonEmpty && EncryptedFilters.configured(conf)) {
+    if (columns.nonEmpty && ParquetCrypto.configured(conf)) {
       EncryptedFilters.delegate(conf, columns)
       return parquetFactory
     }
