@@ -49,7 +49,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     ProcessConfs.applyOnDriver(sparkSession)
     val settings = BloomReadOptions.parse(new CaseInsensitiveStringMap(options.asJava))
     val caseSensitive = SparkCompat.caseSensitive(sparkSession)
-    val toSpark = filters.filterNot(SparkPushdownFilter.withhold(settings.sparkPushdown, _, dataSchema, caseSensitive))
+    val toSpark = filters.filterNot(settings.sparkPushdown.withholds(_, dataSchema, caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (settings.enabled) InTaskParquet.configure(hadoopConf, settings.sparkPushdown)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
