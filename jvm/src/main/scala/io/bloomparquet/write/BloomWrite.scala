@@ -8,8 +8,9 @@ import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFac
 import org.apache.spark.sql.types.StructType
 
 /**
- * A Parquet write with right-sized bloom filters, for any V1 `FileFormat` whose
- * own write is Spark's Parquet write: options are checked here, on the driver,
+ * A Parquet write with right-sized bloom filters: the write of `bloomparquet`
+ * ([[io.bloomparquet.spark.BloomParquetFileFormat]], whose own write is Spark's
+ * Parquet write). Options are checked here, on the driver,
  * before any task writes data ([[BloomWriteOptions]]). Into encrypted files
  * parquet-java writes the filters ([[EncryptedFilters]]).
  */
