@@ -2,7 +2,7 @@ package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 
-import io.bloomparquet.sbbf.{BloomFilterRead, FillEstimates, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{FillEstimates, FilterFound, SplitBlockBloomFilter}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /**
@@ -19,10 +19,10 @@ final case class FileKey(path: String, length: Long, modificationTime: Long, ver
  * keyed by (row group, chunk). Filters are added as queries need them.
  */
 final class FileBloomIndex(val footer: ParquetMetadata) {
-  private val filters = new ConcurrentHashMap[(Int, Int), BloomFilterRead]()
+  private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
 
-  def filter(rg: Int, chunk: Int): Option[BloomFilterRead] = Option(filters.get((rg, chunk)))
-  def addFilter(rg: Int, chunk: Int, read: BloomFilterRead): Unit = filters.put((rg, chunk), read)
+  def filter(rg: Int, chunk: Int): Option[FilterFound] = Option(filters.get((rg, chunk)))
+  def addFilter(rg: Int, chunk: Int, read: FilterFound): Unit = filters.put((rg, chunk), read)
 
   private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
 
@@ -40,9 +40,9 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
     var bytes = 16 + 2 * 64 /* this object, two maps */ + footerBytes
     filters.forEach { (at, read) =>
       bytes += HeapBytes.chunkMapEntry(at._1, at._2) + (read match {
-        case BloomFilterRead.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
-        case BloomFilterRead.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
-        case BloomFilterRead.Absent => 0
+        case FilterFound.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
+        case FilterFound.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
+        case FilterFound.Absent => 0
       })
     }
     fpps.forEach((at, _) => bytes += HeapBytes.chunkMapEntry(at._1, at._2) + 16) // a boxed Double

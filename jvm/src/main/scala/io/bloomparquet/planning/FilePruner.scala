@@ -6,7 +6,7 @@ import scala.util.control.NonFatal
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
@@ -116,7 +116,7 @@ object FilePruner {
    * errors, which count for this query only (the index, maybe shared through the
    * cache, keeps real answers).
    */
-  private final case class Fetched(requests: IndexedSeq[(Long, Int)], failed: Map[(Int, Int), BloomFilterRead],
+  private final case class Fetched(requests: IndexedSeq[(Long, Int)], failed: Map[(Int, Int), FilterFound],
       bytesRead: Long, added: Int)
 
   private def readMissing(index: FileBloomIndex, blocks: IndexedSeq[BlockMetaData], missing: IndexedSeq[(Int, Int)],
@@ -126,7 +126,7 @@ object FilePruner {
     val requests = chunks.map(chunk => (chunk.getBloomFilterOffset, chunk.getBloomFilterLength))
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val reads = BloomFilterReader.readMany(in, fileLength, requests, SbbfKernels.get(), ciphers)
-    val failed = missing.zip(reads).collect { case (rgc, read @ BloomFilterRead.Broken(_, _, true)) => rgc -> read }.toMap
+    val failed = missing.zip(reads).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
     missing.lazyZip(chunks).lazyZip(reads).foreach { case ((rg, c), chunk, read) =>
       if (!failed.contains((rg, c))) index.addFilter(rg, c, plausible(chunk, read))
     }
@@ -138,11 +138,11 @@ object FilePruner {
 
   private def decide(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       wanted: Wanted, fetched: Fetched, gate: ProbeGate): Decided = {
-    def read(rg: Int, c: Int): Option[BloomFilterRead] = index.filter(rg, c).orElse(fetched.failed.get((rg, c)))
+    def read(rg: Int, c: Int): Option[FilterFound] = index.filter(rg, c).orElse(fetched.failed.get((rg, c)))
     val broken =
-      if (wanted.skip) 0 else wanted.all.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[BloomFilterRead.Broken]) }
+      if (wanted.skip) 0 else wanted.all.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[FilterFound.Broken]) }
     val lookup: RowGroupPruner.FilterLookup = (rg, c) => read(rg, c) match {
-      case Some(BloomFilterRead.Loaded(f, _)) if !wanted.skip => Some(f)
+      case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
       case _ => None
     }
     val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
@@ -159,9 +159,9 @@ object FilePruner {
     requests.iterator.map(_._1).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
 
   /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
-  private def plausible(chunk: ColumnChunkMetaData, read: BloomFilterRead): BloomFilterRead = read match {
-    case BloomFilterRead.Loaded(f, n) =>
-      ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).fold(read)(BloomFilterRead.Broken(_, n))
+  private def plausible(chunk: ColumnChunkMetaData, read: FilterFound): FilterFound = read match {
+    case FilterFound.Loaded(f, n) =>
+      ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).fold(read)(FilterFound.Broken(_, n))
     case other => other
   }
 }

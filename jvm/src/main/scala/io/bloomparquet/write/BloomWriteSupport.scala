@@ -23,7 +23,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
 
   private var nodes: SchemaNodes = _
   private var consumer: HashingRecordConsumer = _
-  private var sinks: Array[ChunkFilter] = Array.empty
+  private var sinks: Array[FilterBuilder] = Array.empty
   private val done = ArrayBuffer[RowGroupFilters]()
   private val lastValues = new Array[Long](columns.size)
 
@@ -42,7 +42,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   override def prepareForWrite(recordConsumer: RecordConsumer): Unit = {
     finishRowGroup()
     // Row groups of a file tend to look alike: presize each collector for the last group's values.
-    sinks = columns.indices.map(i => ChunkFilter(columns(i), lastValues(i))).toArray
+    sinks = columns.indices.map(i => FilterBuilder(columns(i), lastValues(i))).toArray
     consumer = new HashingRecordConsumer(recordConsumer, nodes, sinks)
     delegate.prepareForWrite(consumer)
   }
