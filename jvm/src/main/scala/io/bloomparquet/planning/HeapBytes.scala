@@ -21,14 +21,14 @@ object HeapBytes {
   def string(chars: Int): Long = 24 + array(chars)
 
   /** A ConcurrentHashMap entry keyed by a (row group, chunk) tuple: node, tuple, boxes above Integer's cache. */
-  def chunkMapEntry(rg: Int, chunk: Int): Long = 32 + 24 + 8 /* table slot share */ +
+  def chunkMapEntry(rg: Int, chunk: Int): Long = 32 + 24 + 20 /* share of the table, resized by doubling */ +
     (if (rg > 127) 16 else 0) + (if (chunk > 127) 16 else 0)
 
-  // Measured (FileBloomIndexCacheSuite's heap delta, parquet-java 1.15/1.16): a column chunk's metadata
-  // (ColumnChunkMetaData, its statistics, encoding stats, index references) without binary min/max bytes;
-  // a row group's BlockMetaData and its column list; the file metadata and schema.
-  private val PerChunk = 440L
-  private val PerRowGroup = 96L
+  // Fitted to heap deltas (FileBloomIndexCacheSuite, parquet-java of Spark 4.3; a 160-chunk and a 960-chunk
+  // file): a column chunk's metadata (ColumnChunkMetaData, its statistics, encoding stats, index references)
+  // without binary min/max bytes; a row group's BlockMetaData and its column list; the file metadata and schema.
+  private val PerChunk = 480L
+  private val PerRowGroup = 200L
   private val PerFile = 2048L
   private val PerSchemaField = 160L
 

@@ -15,8 +15,8 @@ import org.apache.parquet.schema.MessageType
  * Wraps a WriteSupport (Spark's `ParquetWriteSupport`) to collect value hashes
  * per row group. parquet-java calls `prepareForWrite` once per row group (each
  * `InternalParquetRecordWriter.initStore`) and `finalizeWrite` after flushing the
- * last one, so those two calls are the row-group boundaries: the chunk filters
- * of the group just flushed are built there, sized for what the group held.
+ * last one, so those two calls are the row-group boundaries: the filters of the
+ * chunks of the group just flushed are built there, sized for what it held.
  */
 final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomColumn], beforeFooter: () => Unit)
     extends WriteSupport[T] {

@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path => NioPath}
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import io.bloomparquet.testing.SmallParquet
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.LongType
 
 /** The cache counts the heap its entries hold, and keeps under its budget whatever is put into it. */
 class FileBloomIndexCacheSuite extends munit.FunSuite {
+  override val munitTimeout = scala.concurrent.duration.Duration(10, "min") // heap measurements take a while
   private val conf = new Configuration()
   private lazy val dir = Files.createTempDirectory("bp-cache")
   private lazy val file: NioPath = SmallParquet.write(dir, rows = 30000)
@@ -29,12 +30,12 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
   /** A fresh index of `file` with every chunk's filter read, as a query probing every row group leaves it. */
   private def fullIndex(path: NioPath = file): FileBloomIndex = {
     val input = HadoopInputFile.fromPath(new Path(path.toUri), conf)
-    val index = new FileBloomIndex(SmallParquet.footer(path))
+    val index = new FileBloomIndex(footerOf(path))
     val in = input.newStream()
     try index.footer.getBlocks.asScala.zipWithIndex.foreach { case (block, rg) =>
       block.getColumns.asScala.zipWithIndex.foreach { case (chunk, c) =>
         BloomFilterReader.read(in, input.getLength, chunk) match {
-          case read @ BloomFilterRead.Loaded(f, _) => index.addFilter(rg, c, read); index.fillFpp(rg, c, f)
+          case read @ FilterFound.Loaded(f, _) => index.addFilter(rg, c, read); index.fillFpp(rg, c, f)
           case other => index.addFilter(rg, c, other)
         }
       }
@@ -47,7 +48,7 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
     val blocks = index.footer.getBlocks.asScala
     var bytes = 1024L + blocks.map(_.getColumns.size).sum * 400L
     for (rg <- blocks.indices; c <- 0 until blocks(rg).getColumns.size) index.filter(rg, c) match {
-      case Some(BloomFilterRead.Loaded(f, _)) => bytes += f.numBytes + 64L
+      case Some(FilterFound.Loaded(f, _)) => bytes += f.numBytes + 64L
       case Some(_) => bytes += 64L
       case None =>
     }
@@ -67,20 +68,31 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
 
   /**
    * Heap bytes per object of each of `makers`, from the heap's growth while `n`
-   * of them are made and held (all held until every one is measured).
+   * of them are made and held (all held until every one is measured); the
+   * median of three rounds, since other allocation in the JVM blurs each.
    */
   private def measured(n: Int, makers: Seq[() => AnyRef]): Seq[Double] = {
     makers.foreach(_()) // classes loaded, parquet-java's canonical paths interned
-    var before = usedHeap()
-    val held = makers.map { make =>
-      val objects = Array.fill(n)(make())
-      val after = usedHeap()
-      val grown = after - before
-      before = after
-      (objects, grown.toDouble / n)
+    val rounds = (1 to 3).map { _ =>
+      var before = usedHeap()
+      val held = makers.map { make =>
+        val objects = Array.fill(n)(make())
+        val after = usedHeap()
+        val grown = after - before
+        before = after
+        (objects, grown.toDouble / n)
+      }
+      assert(held.forall(_._1.length == n))
+      held.map(_._2)
     }
-    assert(held.forall(_._1.length == n))
-    held.map(_._2)
+    println(s"heap delta per object, by round: ${rounds.map(_.map(b => f"$b%.0f").mkString("/")).mkString(", ")}")
+    makers.indices.map(i => rounds.map(_(i)).sorted.apply(1))
+  }
+
+  /** A file's footer as planning parses it (through the suite's one configuration). */
+  private def footerOf(path: NioPath) = {
+    val reader = org.apache.parquet.hadoop.ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path.toUri), conf))
+    try reader.getFooter finally reader.close()
   }
 
   /** A wider file: 8 int64 and 8 string columns, filters on all, Spark-like schema JSON in the key-values. */
@@ -108,10 +120,10 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
   }
 
   test("an entry's weight is the heap it holds (heap delta of many entries), within 10 %") {
-    for ((name, path) <- Seq("small" -> file, "wide" -> wide)) {
+    val results = for ((name, path) <- Seq("small" -> file, "wide" -> wide)) yield {
       val key = keyOf(path)
       val n = 100
-      val Seq(footerOnly, full) = measured(n, Seq(() => new FileBloomIndex(SmallParquet.footer(path)), () => fullIndex(path)))
+      val Seq(footerOnly, full) = measured(n, Seq(() => new FileBloomIndex(footerOf(path)), () => fullIndex(path)))
       val one = fullIndex(path)
       val bare = new FileBloomIndex(one.footer)
       val footerWeighed = key.heapBytes + bare.heapBytes
@@ -122,6 +134,9 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
         s"(${pct(footerWeighed, footerOnly)}), former ${formerWeight(bare)} B (${pct(formerWeight(bare), footerOnly)}); " +
         f"every filter read: measured $full%.0f B, weighed $weighed B (${pct(weighed, full)}), " +
         s"former ${formerWeight(one)} B (${pct(formerWeight(one), full)})")
+      (name, weighed, full, footerWeighed, footerOnly)
+    }
+    for ((name, weighed, full, footerWeighed, footerOnly) <- results) {
       assert(math.abs(weighed - full) <= 0.10 * full, s"$name: weighed $weighed, measured $full")
       assert(math.abs(footerWeighed - footerOnly) <= 0.10 * footerOnly,
         s"$name footer: weighed $footerWeighed, measured $footerOnly")
