@@ -82,7 +82,7 @@ def sparkMinorSettings(minor: String) = Seq(
     "-Xlint:all,-options"),
   Compile / doc / javacOptions := Seq("--add-modules", "jdk.incubator.vector"),
   scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Xlint:_,-missing-interpolator")
-)
+) ++ Shading.settings
 
 lazy val jvm = (project in file("jvm"))
   .settings(sparkMinorSettings(defaultMinor))

@@ -1,6 +1,5 @@
 package io.bloomparquet.bench;
 
-import io.bloomparquet.kernel.SbbfKernels;
 import io.bloomparquet.sbbf.ParquetHash;
 import io.bloomparquet.sbbf.SplitBlockBloomFilter;
 import io.bloomparquet.write.HashBuffer;
@@ -68,7 +67,7 @@ public class HashInsertBench {
       strings[i] = new String(cs).getBytes(StandardCharsets.UTF_8);
       binaries[i] = Binary.fromConstantByteArray(strings[i]);
     }
-    ours = SplitBlockBloomFilter.apply(size, SbbfKernels.vector());
+    ours = SplitBlockBloomFilter.apply(size, Workload.kernel("vector"));
     parquetJava = new BlockSplitBloomFilter(size, size);
   }
 

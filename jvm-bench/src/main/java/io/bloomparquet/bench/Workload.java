@@ -25,7 +25,11 @@ final class Workload {
   static SbbfKernel kernel(String impl) {
     switch (impl) {
       case "vector":
-        return SbbfKernels.vector();
+        // The kernel this JVM chose, when it is the Vector API one (else why it is not).
+        if (!SbbfKernels.get().name().equals("vector")) {
+          throw new UnsupportedOperationException(SbbfKernels.reason());
+        }
+        return SbbfKernels.get();
       case "scalar":
         return SbbfKernels.scalar();
       case "scalar-v0":

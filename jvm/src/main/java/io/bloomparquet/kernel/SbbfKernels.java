@@ -48,15 +48,6 @@ public final class SbbfKernels {
     return ScalarSbbfKernel.INSTANCE;
   }
 
-  /** The Vector API kernel, or an exception saying why this JVM can't run it well. */
-  public static SbbfKernel vector() {
-    String refusal = vectorRefusal();
-    if (refusal != null) {
-      throw new UnsupportedOperationException(refusal);
-    }
-    return newVectorKernel();
-  }
-
   private static SbbfKernel choose(String[] reason) {
     String wanted = System.getProperty(KERNEL_PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
     if (wanted.equals("scalar")) {

@@ -11,8 +11,6 @@ import io.bloomparquet.options.Scope._
  * docs/user-guide.md all come from here (`bin/gen-options` regenerates the last two).
  */
 object OptionRegistry {
-  private val TableScopes = Seq(Read, Write)
-
   // --- read ---
   val Enabled: OptionSpec[Boolean] = OptionSpec("bloom.enabled", Bool, Some(true), Seq(Read),
     "prune row groups and files with bloom filters and statistics at all")
@@ -90,9 +88,6 @@ object OptionRegistry {
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
     SqlPlanTimePruning, SqlParquet, KeySetMaxBytes)
-
-  /** The options given in a read's or a write's options: one OPTIONS clause serves both. */
-  val tableOptions: Seq[OptionSpec[_]] = all.filter(_.scopes.exists(TableScopes.contains))
 
   def inScope(scope: Scope): Seq[OptionSpec[_]] = all.filter(_.scopes.contains(scope))
 }

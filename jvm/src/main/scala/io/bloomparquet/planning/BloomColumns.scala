@@ -5,7 +5,6 @@ import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
-import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 import org.apache.parquet.hadoop.util.HadoopInputFile
 
@@ -43,12 +42,7 @@ object BloomColumns {
       val file = HadoopInputFile.fromStatus(
         new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
       val stream = file.newStream()
-      val read = try {
-        if (FileDecryption.configured(conf)) ParquetFileReader.readFooter(file,
-          FileDecryption.readOptions(conf, new Path(key.path), FilePruner.footerReadOptions), stream)
-        else FooterTail.read(stream, key.length, TailSizer.Initial).map(_.footer)
-          .getOrElse(ParquetFileReader.readFooter(file, FilePruner.footerReadOptions, stream))
-      } finally stream.close()
+      val read = try FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)._1 finally stream.close()
       // Encrypted footers stay out of the shared cache (as FilePruner keeps them out).
       if (useCache && !FileDecryption.isEncrypted(read)) FileBloomIndexCache.put(key, new FileBloomIndex(read))
       read

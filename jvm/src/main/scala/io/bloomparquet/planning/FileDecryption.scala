@@ -1,10 +1,11 @@
 package io.bloomparquet.planning
 
+import io.bloomparquet.options.ParquetCrypto
 import io.bloomparquet.sbbf.FilterCipher
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.crypto.ModuleCipherFactory.ModuleType
-import org.apache.parquet.crypto.{AesCipher, DecryptionPropertiesFactory}
+import org.apache.parquet.crypto.AesCipher
 import org.apache.parquet.hadoop.metadata.FileMetaData.EncryptionType
 import org.apache.parquet.hadoop.metadata.{ColumnChunkMetaData, ParquetMetadata}
 import org.apache.parquet.{HadoopReadOptions, ParquetReadOptions}
@@ -17,14 +18,9 @@ import org.apache.parquet.{HadoopReadOptions, ParquetReadOptions}
  * their AADs ([[FilterCipher]]).
  */
 object FileDecryption {
-  private val FactoryKey = DecryptionPropertiesFactory.CRYPTO_FACTORY_CLASS_PROPERTY_NAME
-
-  /** Whether the session configures a crypto factory (then footers are read by parquet-java, with its keys). */
-  def configured(conf: Configuration): Boolean = conf.get(FactoryKey) != null
-
   /** Footer read options: `plain` unless the session configures a crypto factory, then ones that carry its keys. */
   def readOptions(conf: Configuration, path: Path, plain: => ParquetReadOptions): ParquetReadOptions =
-    if (!configured(conf)) plain else HadoopReadOptions.builder(conf, path).build()
+    if (!ParquetCrypto.configured(conf)) plain else HadoopReadOptions.builder(conf, path).build()
 
   /** Whether the file uses modular encryption (then its footer and filters are kept out of the shared cache). */
   def isEncrypted(footer: ParquetMetadata): Boolean =

@@ -20,10 +20,6 @@ object SplitPlanner {
   /** The ranges `(start, length)` to read, and how many pruned row groups they read to bridge gaps. */
   final case class Plan(ranges: Seq[(Long, Long)], rowGroupsBridged: Int)
 
-  /** [[plan]]'s ranges without bridging: exactly the kept row groups. */
-  def ranges(spans: IndexedSeq[Span], keep: Int => Boolean, splitStart: Long, splitLength: Long): Seq[(Long, Long)] =
-    plan(spans, keep, splitStart, splitLength, gapBytes = 0).ranges
-
   /**
    * Ranges inside the split `[splitStart, splitStart + splitLength)` covering the
    * kept row groups the split owns, one per run of consecutive kept row groups, where

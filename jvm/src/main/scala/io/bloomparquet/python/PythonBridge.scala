@@ -8,7 +8,7 @@ import scala.util.Using
 import io.bloomparquet.compat.{ExecutedScans, SparkCompat}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.retrofit.RetrofitJob
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, SplitBlockBloomFilter}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -45,9 +45,9 @@ object PythonBridge {
         block.getColumns.asScala.foreach { chunk =>
           val key = s"$rg/${chunk.getPath.toDotString}"
           BloomFilterReader.read(in, file.getLength, chunk) match {
-            case BloomFilterRead.Loaded(filter, _) => out.put(key, filter.toBytes)
-            case BloomFilterRead.Broken(reason, _, _) => out.put(key, ("!" + reason).getBytes("UTF-8"))
-            case BloomFilterRead.Absent =>
+            case FilterFound.Loaded(filter, _) => out.put(key, filter.toBytes)
+            case FilterFound.Broken(reason, _, _) => out.put(key, ("!" + reason).getBytes("UTF-8"))
+            case FilterFound.Absent =>
           }
         }
       }

@@ -3,7 +3,7 @@ package io.bloomparquet.retrofit
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.sbbf.ParquetHash
-import io.bloomparquet.write.ChunkFilter
+import io.bloomparquet.write.FilterBuilder
 import org.apache.parquet.column.ColumnDescriptor
 import org.apache.parquet.column.impl.ColumnReadStoreImpl
 import org.apache.parquet.column.page.PageReadStore
@@ -13,13 +13,13 @@ import org.apache.parquet.schema.{GroupType, MessageType}
 
 /**
  * Feeds the non-null values of one column chunk, in their physical form, to a
- * [[ChunkFilter]]: the same hashes the writer inserts. Reads through parquet-java's
+ * [[FilterBuilder]]: the same hashes the writer inserts. Reads through parquet-java's
  * column readers (any encoding, compression, page version); no records are built.
  */
 object ChunkHasher {
 
   def hashChunk(pages: PageReadStore, schema: MessageType, createdBy: String, column: ColumnDescriptor,
-      sink: ChunkFilter): Unit = {
+      sink: FilterBuilder): Unit = {
     val store = new ColumnReadStoreImpl(pages, new NoopGroup(schema), schema, createdBy)
     val reader = store.getColumnReader(column)
     val maxDef = column.getMaxDefinitionLevel

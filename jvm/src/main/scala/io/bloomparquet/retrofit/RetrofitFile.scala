@@ -8,10 +8,10 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.ParquetShims
 import io.bloomparquet.options.BloomColumn
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, ParquetHash}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
-import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterReader}
-import io.bloomparquet.write.ChunkFilter
+import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterTail}
+import io.bloomparquet.write.FilterBuilder
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumFileSystem, FileStatus, FileSystem, Path}
 import org.apache.parquet.format.FileMetaData
@@ -48,7 +48,7 @@ object RetrofitFile {
       case other => other
     }
     val status = fs.getFileStatus(path)
-    val (fmd, footerStart) = FooterReader.read(fs, status)
+    val (fmd, footerStart) = FooterTail.readThrift(fs, status)
     FilterTail.checkNotEncrypted(fmd).left.foreach(e => throw new UnsupportedOperationException(s"$path: $e"))
 
     // The footer read above, converted: the column reader below need not read and parse it again.
@@ -80,7 +80,7 @@ object RetrofitFile {
         else {
           val pages = reader.readRowGroup(rg)
           wanted.map { case (c, idx, _) =>
-            val sink = ChunkFilter(BloomColumn(c.getPath.toSeq, fpp, None))
+            val sink = FilterBuilder(BloomColumn(c.getPath.toSeq, fpp, None))
             ChunkHasher.hashChunk(pages, schema, createdBy, c, sink)
             ChunkBloom(rg, idx, sink.build())
           }
@@ -145,13 +145,13 @@ object RetrofitFile {
   /** The new file's footer parses and every new filter reads back as a valid filter. */
   private def verify(fs: FileSystem, tmp: Path, blooms: Seq[ChunkBloom], conf: Configuration): Unit = {
     val status = fs.getFileStatus(tmp)
-    val (fmd, _) = FooterReader.read(fs, status)
+    val (fmd, _) = FooterTail.readThrift(fs, status)
     val in = HadoopInputFile.fromStatus(status, conf).newStream()
     try blooms.foreach { b =>
       val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
       BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset, md.getBloom_filter_length,
         b.filter.kernel) match {
-        case BloomFilterRead.Loaded(f, _) if f == b.filter =>
+        case FilterFound.Loaded(f, _) if f == b.filter =>
         case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")
       }
     } finally in.close()

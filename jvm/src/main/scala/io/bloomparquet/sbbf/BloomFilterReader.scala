@@ -17,7 +17,7 @@ import org.apache.parquet.io.SeekableInputStream
  * Anything we can't use (another algorithm, hash or compression, a size that
  * is not a positive multiple of 32 or over 128 MiB, a negative or oversized
  * `bloom_filter_length`, bytes past the end of the file, a header that does not
- * parse) comes back as [[BloomFilterRead.Broken]], before anything is allocated;
+ * parse) comes back as [[FilterFound.Broken]], before anything is allocated;
  * nothing here throws into a query, and no allocation exceeds 128 MiB plus a header.
  */
 object BloomFilterReader {
@@ -27,7 +27,7 @@ object BloomFilterReader {
   /** Largest plausible header; bounds what `bloom_filter_length` may claim beyond the bitset. */
   private[sbbf] val MaxHeaderBytes = 1024
 
-  def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): BloomFilterRead =
+  def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): FilterFound =
     read(in, fileLength, chunk.getBloomFilterOffset, chunk.getBloomFilterLength, SbbfKernels.get())
 
   /** What parquet-java's footer model reports for a chunk whose footer states no `bloom_filter_length`. */
@@ -40,10 +40,10 @@ object BloomFilterReader {
    * @param offset `bloom_filter_offset`, [[NoOffset]] when absent
    * @param length `bloom_filter_length`, [[UnknownLength]] when absent
    */
-  def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): BloomFilterRead = {
-    if (offset == NoOffset) BloomFilterRead.Absent
-    else if (offset < 0) BloomFilterRead.Broken(s"negative offset $offset", 0)
-    else if (offset >= fileLength) BloomFilterRead.Broken(s"offset $offset outside file of $fileLength bytes", 0)
+  def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): FilterFound = {
+    if (offset == NoOffset) FilterFound.Absent
+    else if (offset < 0) FilterFound.Broken(s"negative offset $offset", 0)
+    else if (offset >= fileLength) FilterFound.Broken(s"offset $offset outside file of $fileLength bytes", 0)
     else if (length == UnknownLength) readWithoutLength(in, fileLength, offset, kernel)
     else readWithLength(in, fileLength, offset, length, kernel)
   }
@@ -58,41 +58,41 @@ object BloomFilterReader {
     else None
 
   private def readWithLength(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int,
-      kernel: SbbfKernel): BloomFilterRead = {
+      kernel: SbbfKernel): FilterFound = {
     rangeProblem(fileLength, offset, length) match {
-      case Some(reason) => BloomFilterRead.Broken(reason, 0)
+      case Some(reason) => FilterFound.Broken(reason, 0)
       case None =>
         val bytes = new Array[Byte](length)
         try readFully(in, offset, bytes)
-        catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
+        catch { case e: IOException => return FilterFound.Broken(s"read failed: $e", 0, transient = true) }
         parse(bytes, 0, length, kernel) match {
-          case Left(reason) => BloomFilterRead.Broken(reason, length)
-          case Right(filter) => BloomFilterRead.Loaded(filter, length)
+          case Left(reason) => FilterFound.Broken(reason, length)
+          case Right(filter) => FilterFound.Loaded(filter, length)
         }
     }
   }
 
   private def readWithoutLength(in: SeekableInputStream, fileLength: Long, offset: Long,
-      kernel: SbbfKernel): BloomFilterRead = {
+      kernel: SbbfKernel): FilterFound = {
     val probe = new Array[Byte](math.min(HeaderProbeBytes.toLong, fileLength - offset).toInt)
     try readFully(in, offset, probe)
-    catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", 0, transient = true) }
+    catch { case e: IOException => return FilterFound.Broken(s"read failed: $e", 0, transient = true) }
     parseHeader(probe, 0, probe.length) match {
-      case Left(reason) => BloomFilterRead.Broken(reason, probe.length)
+      case Left(reason) => FilterFound.Broken(reason, probe.length)
       case Right((numBytes, headerSize)) =>
         val bitsetStart = offset + headerSize
         if (bitsetStart + numBytes > fileLength)
-          return BloomFilterRead.Broken(s"bitset of $numBytes bytes at $bitsetStart ends past the file ($fileLength bytes)", probe.length)
+          return FilterFound.Broken(s"bitset of $numBytes bytes at $bitsetStart ends past the file ($fileLength bytes)", probe.length)
         val bitset = new Array[Byte](numBytes)
         val inProbe = probe.length - headerSize
         val copied = math.min(inProbe, numBytes)
         System.arraycopy(probe, headerSize, bitset, 0, copied)
         if (copied < numBytes) {
           try readFully(in, bitsetStart + copied, bitset, copied, numBytes - copied)
-          catch { case e: IOException => return BloomFilterRead.Broken(s"read failed: $e", probe.length, transient = true) }
+          catch { case e: IOException => return FilterFound.Broken(s"read failed: $e", probe.length, transient = true) }
         }
         val read = probe.length.toLong + (numBytes - copied)
-        BloomFilterRead.Loaded(SplitBlockBloomFilter.fromBytes(bitset, 0, numBytes, kernel), read)
+        FilterFound.Loaded(SplitBlockBloomFilter.fromBytes(bitset, 0, numBytes, kernel), read)
     }
   }
 
@@ -129,8 +129,8 @@ object BloomFilterReader {
    * a usable `bloom_filter_length` is not read (parquet-java always writes it).
    */
   def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
-      kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[BloomFilterRead] = {
-    val out = new Array[BloomFilterRead](requests.size)
+      kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[FilterFound] = {
+    val out = new Array[FilterFound](requests.size)
     val (sized, unsized) = requests.indices.partition { i =>
       val (offset, length) = requests(i)
       offset >= 0 && offset < fileLength && rangeProblem(fileLength, offset, length).isEmpty
@@ -138,7 +138,7 @@ object BloomFilterReader {
     unsized.foreach { i =>
       out(i) =
         if (requests(i)._1 >= 0 && ciphers(i).isDefined)
-          BloomFilterRead.Broken(s"encrypted filter with bloom_filter_length ${requests(i)._2} is not read", 0)
+          FilterFound.Broken(s"encrypted filter with bloom_filter_length ${requests(i)._2} is not read", 0)
         else read(in, fileLength, requests(i)._1, requests(i)._2, kernel)
     }
     coalesce(requests, sized).foreach { case Group(start, end, members) =>
@@ -151,11 +151,11 @@ object BloomFilterReader {
         // Count the bytes of one coalesced read once, on its first filter.
         val bytes = if (n == 0) buf.length.toLong else 0L
         out(i) = readError match {
-          case Some(reason) => BloomFilterRead.Broken(reason, 0, transient = true)
+          case Some(reason) => FilterFound.Broken(reason, 0, transient = true)
           case None => ciphers(i).fold(parse(buf, (o - start).toInt, l, kernel))(
               FilterCipher.parse(buf, (o - start).toInt, l, _, kernel)) match {
-            case Left(reason) => BloomFilterRead.Broken(reason, bytes)
-            case Right(filter) => BloomFilterRead.Loaded(filter, bytes)
+            case Left(reason) => FilterFound.Broken(reason, bytes)
+            case Right(filter) => FilterFound.Loaded(filter, bytes)
           }
         }
       }

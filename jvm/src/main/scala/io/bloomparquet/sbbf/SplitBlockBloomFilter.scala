@@ -20,8 +20,6 @@ final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: Sb
   def insertHash(hash: Long): Unit = kernel.insert(words, hash)
   def mightContain(hash: Long): Boolean = kernel.check(words, hash)
 
-  def insertHashes(hashes: Array[Long]): Unit = kernel.insertAll(words, hashes, 0, hashes.length)
-
   def checkHashes(hashes: Array[Long]): Array[Boolean] = {
     val out = new Array[Boolean](hashes.length)
     kernel.checkAll(words, hashes, 0, hashes.length, out)

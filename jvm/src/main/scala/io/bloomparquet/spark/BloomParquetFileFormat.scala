@@ -45,7 +45,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     ProcessConfs.applyOnDriver(sparkSession)
     val settings = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
     val bloom = settings.bloom
-    val toSpark = filters.filterNot(SparkPushdownFilter.withhold(bloom.sparkPushdown, _, dataSchema, settings.caseSensitive))
+    val toSpark = filters.filterNot(bloom.sparkPushdown.withholds(_, dataSchema, settings.caseSensitive))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (bloom.enabled) InTaskParquet.configure(hadoopConf, bloom.sparkPushdown)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,

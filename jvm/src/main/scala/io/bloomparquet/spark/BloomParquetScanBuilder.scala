@@ -34,7 +34,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !isPartitionColumn(a.name))
-    val (hide, show) = filters.partition(e => isDataFilter(e) && SparkPushdownFilter.withhold(settings.bloom.sparkPushdown, e, delegate.dataSchema))
+    val (hide, show) = filters.partition(e => isDataFilter(e) && settings.bloom.sparkPushdown.withholds(e, delegate.dataSchema))
     withheld = hide
     delegate.pushFilters(show) ++ hide
   }

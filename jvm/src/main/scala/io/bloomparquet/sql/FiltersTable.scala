@@ -2,7 +2,7 @@ package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.retrofit.RetrofitJob
-import io.bloomparquet.sbbf.{BloomFilterRead, FillEstimates}
+import io.bloomparquet.sbbf.{FillEstimates, FilterFound}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
@@ -20,8 +20,8 @@ final case class FiltersTable(path: String) extends DriverTable {
   override def rows(spark: SparkSession): Seq[InternalRow] = {
     val conf = SparkCompat.newHadoopConf(spark)
     RetrofitJob.listFiles(path, conf).flatMap { file =>
-      val (status, fmd) = ChunkFilters.footer(file, conf)
-      ChunkFilters.read(status, fmd, conf, (r, c) =>
+      val (status, fmd) = StoredFilters.footer(file, conf)
+      StoredFilters.read(status, fmd, conf, (r, c) =>
         fmd.getRow_groups.get(r).getColumns.get(c).getMeta_data.isSetBloom_filter_offset)
         .map(FiltersTable.row(file, _))
     }
@@ -42,11 +42,11 @@ object FiltersTable {
   }
 
   /** `bytes`: the stated `bloom_filter_length`, else the bitset's size (null when unreadable). */
-  def row(file: String, f: ChunkFilter): InternalRow = {
+  def row(file: String, f: StoredFilter): InternalRow = {
     val (loaded, status) = f.read match {
-      case BloomFilterRead.Loaded(filter, _) => (Some(filter), "ok")
-      case BloomFilterRead.Broken(reason, _, _) => (None, reason)
-      case BloomFilterRead.Absent => (None, "absent")
+      case FilterFound.Loaded(filter, _) => (Some(filter), "ok")
+      case FilterFound.Broken(reason, _, _) => (None, reason)
+      case FilterFound.Absent => (None, "absent")
     }
     def orNull[A](o: Option[A]): Any = o.getOrElse(null)
     val bytes = f.length.map(_.toLong).orElse(loaded.map(_.numBytes.toLong))

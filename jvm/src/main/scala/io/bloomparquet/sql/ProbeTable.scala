@@ -6,7 +6,7 @@ import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.pruning.LiteralEncoder
 import io.bloomparquet.pruning.PhysicalProbe.{AnyOf, Unknown}
 import io.bloomparquet.retrofit.RetrofitJob
-import io.bloomparquet.sbbf.BloomFilterRead
+import io.bloomparquet.sbbf.FilterFound
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.schema.MessageType
@@ -30,7 +30,7 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
     val caseSensitive = SparkCompat.caseSensitive(spark)
     val parts = ColumnName.parse(column).getOrElse(Seq(column))
     val files = RetrofitJob.listFiles(path, conf).map { file =>
-      val (status, fmd) = ChunkFilters.footer(file, conf)
+      val (status, fmd) = StoredFilters.footer(file, conf)
       val schema = new ParquetMetadataConverter().fromParquetMetadata(fmd).getFileMetaData.getSchema
       (file, status, fmd, resolve(file, schema, parts, caseSensitive))
     }
@@ -44,11 +44,11 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
       case (file, status, fmd, Some(leaf)) =>
         val (t, v) = ProbeValue.coerce(valueType, value, leaf.primitive)
         val probe = LiteralEncoder.encode(t, IndexedSeq(v), leaf.primitive)
-        ChunkFilters.read(status, fmd, conf, (_, c) => c == leaf.index).map { f =>
+        StoredFilters.read(status, fmd, conf, (_, c) => c == leaf.index).map { f =>
           val result = f.read match {
-            case BloomFilterRead.Absent => "no filter"
-            case _: BloomFilterRead.Broken => "unreadable filter"
-            case BloomFilterRead.Loaded(filter, _) => probe match {
+            case FilterFound.Absent => "no filter"
+            case _: FilterFound.Broken => "unreadable filter"
+            case FilterFound.Loaded(filter, _) => probe match {
               case _: Unknown => "may-contain"
               case a: AnyOf => if (filter.mightContainAny(a.hashes)) "may-contain" else "excluded"
             }

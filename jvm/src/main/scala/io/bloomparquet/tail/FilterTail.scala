@@ -1,7 +1,6 @@
 package io.bloomparquet.tail
 
-import java.io.{ByteArrayInputStream, ByteArrayOutputStream, OutputStream}
-import java.nio.charset.StandardCharsets.US_ASCII
+import java.io.{ByteArrayOutputStream, OutputStream}
 import java.nio.{ByteBuffer, ByteOrder}
 
 import scala.jdk.CollectionConverters._
@@ -19,35 +18,12 @@ final case class ChunkBloom(rowGroup: Int, column: Int, filter: SplitBlockBloomF
  * reader fetches all of a file's new filters in one read), then the footer
  * thrift, its length and the magic. Shared by the writer (which splices the
  * filters in before the footer parquet-java wrote) and retrofit (which appends
- * them after a file's existing bytes). Footers are parsed and written only with
- * parquet-format-structures' thrift classes.
+ * them after a file's existing bytes). Footers are written only with
+ * parquet-format-structures' thrift classes; [[FooterTail]] reads them.
  */
 object FilterTail {
-  val Magic: Array[Byte] = "PAR1".getBytes(US_ASCII)
-  val EncryptedMagic: Array[Byte] = "PARE".getBytes(US_ASCII)
-
-  /** Where the footer is in `tail` (the last bytes of a file): (footer start in tail, footer length), or why not. */
-  /** The footer length a plaintext Parquet file's last 8 bytes state, whether or not `tail` holds it all. */
-  def footerLength(tail: Array[Byte]): Option[Int] =
-    if (tail.length < 8 || !java.util.Arrays.equals(java.util.Arrays.copyOfRange(tail, tail.length - 4, tail.length), Magic)) None
-    else Some(ByteBuffer.wrap(tail, tail.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt).filter(_ > 0)
-
-  def locateFooter(tail: Array[Byte]): Either[String, (Int, Int)] = {
-    if (tail.length < 12) return Left(s"${tail.length} bytes cannot hold a Parquet footer")
-    val magic = java.util.Arrays.copyOfRange(tail, tail.length - 4, tail.length)
-    if (java.util.Arrays.equals(magic, EncryptedMagic))
-      return Left(s"the file has an encrypted footer (Parquet modular encryption); $NoSplicing")
-    if (!java.util.Arrays.equals(magic, Magic)) return Left("the file does not end with the Parquet magic PAR1")
-    val len = ByteBuffer.wrap(tail, tail.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt
-    if (len <= 0 || len > tail.length - 8) Left(s"footer length $len does not fit the ${tail.length}-byte tail")
-    else Right((tail.length - 8 - len, len))
-  }
-
-  def parseFooter(bytes: Array[Byte], offset: Int, length: Int): FileMetaData =
-    Util.readFileMetaData(new ByteArrayInputStream(bytes, offset, length))
-
   /** Why encrypted files are refused: filters spliced in would be plaintext, next to a footer we can't re-seal. */
-  private val NoSplicing = "bloomparquet's file tools (retrofit, bloomparquet_filters, bloomparquet_probe) neither " +
+  private[tail] val NoSplicing = "bloomparquet's file tools (retrofit, bloomparquet_filters, bloomparquet_probe) neither " +
     "decrypt such files nor add filters to them (new filters would have to be encrypted with the column keys and the " +
     "footer re-encrypted or re-signed). Queries read them with the session's keys; writing with " +
     "format(\"bloomparquet\") and encryption settings writes encrypted filters"
@@ -110,7 +86,7 @@ object FilterTail {
     footer.writeTo(out)
     val len = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.size).array()
     out.write(len)
-    out.write(Magic)
+    out.write(FooterTail.Magic)
     pos - position + footer.size + 8
   }
 }

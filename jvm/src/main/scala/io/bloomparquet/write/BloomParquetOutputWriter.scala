@@ -1,7 +1,7 @@
 package io.bloomparquet.write
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomColumn
+import io.bloomparquet.options.{BloomColumn, ParquetCrypto}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.TaskAttemptContext
@@ -40,8 +40,6 @@ final class BloomParquetOutputWriter(filePath: String, context: TaskAttemptConte
 }
 
 object BloomParquetOutputWriter {
-  val CryptoFactoryKey = "parquet.crypto.factory.class"
-
   final class Builder(file: OutputFile, support: WriteSupport[InternalRow])
       extends ParquetWriter.Builder[InternalRow, Builder](file) {
     override protected def self(): Builder = this
@@ -50,8 +48,8 @@ object BloomParquetOutputWriter {
 
   /** A guard: [[BloomWrite]] hands encrypted writes to parquet-java, and spliced filters would be plaintext. */
   def refuseEncryption(conf: Configuration): Unit =
-    if (conf.get(CryptoFactoryKey) != null)
+    if (ParquetCrypto.configured(conf))
       throw new UnsupportedOperationException(
-        s"bloomparquet's filter splicing does not write encrypted Parquet files ($CryptoFactoryKey is set); " +
+        s"bloomparquet's filter splicing does not write encrypted Parquet files (${ParquetCrypto.FactoryKey} is set); " +
           "encrypted writes go through parquet-java's own filters")
 }

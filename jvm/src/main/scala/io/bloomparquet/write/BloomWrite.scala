@@ -1,15 +1,16 @@
 package io.bloomparquet.write
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.BloomColumn
+import io.bloomparquet.options.{BloomColumn, ParquetCrypto}
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptContext}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
 import org.apache.spark.sql.types.StructType
 
 /**
- * A Parquet write with right-sized bloom filters, for any V1 `FileFormat` whose
- * own write is Spark's Parquet write: options are checked here, on the driver,
+ * A Parquet write with right-sized bloom filters: the write of `bloomparquet`
+ * ([[io.bloomparquet.spark.BloomParquetFileFormat]], whose own write is Spark's
+ * Parquet write). Options are checked here, on the driver,
  * before any task writes data ([[BloomWriteOptions]]). Into encrypted files
  * parquet-java writes the filters ([[EncryptedFilters]]).
  */
@@ -24,7 +25,7 @@ object BloomWrite {
     val columns = BloomWriteOptions.parse(options, dataSchema, SparkCompat.caseSensitive(spark),
       SparkCompat.parquetOutputTimestampType(spark))
     val conf = job.getConfiguration
-    if (columns.nonEmpty && EncryptedFilters.configured(conf)) {
+    if (columns.nonEmpty && ParquetCrypto.configured(conf)) {
       EncryptedFilters.delegate(conf, columns)
       return parquetFactory
     }

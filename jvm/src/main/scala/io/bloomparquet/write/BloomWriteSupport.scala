@@ -15,15 +15,15 @@ import org.apache.parquet.schema.MessageType
  * Wraps a WriteSupport (Spark's `ParquetWriteSupport`) to collect value hashes
  * per row group. parquet-java calls `prepareForWrite` once per row group (each
  * `InternalParquetRecordWriter.initStore`) and `finalizeWrite` after flushing the
- * last one, so those two calls are the row-group boundaries: the chunk filters
- * of the group just flushed are built there, sized for what the group held.
+ * last one, so those two calls are the row-group boundaries: the filters of the
+ * chunks of the group just flushed are built there, sized for what it held.
  */
 final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomColumn], beforeFooter: () => Unit)
     extends WriteSupport[T] {
 
   private var nodes: SchemaNodes = _
   private var consumer: HashingRecordConsumer = _
-  private var sinks: Array[ChunkFilter] = Array.empty
+  private var sinks: Array[FilterBuilder] = Array.empty
   private val done = ArrayBuffer[RowGroupFilters]()
   private val lastValues = new Array[Long](columns.size)
 
@@ -42,7 +42,7 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   override def prepareForWrite(recordConsumer: RecordConsumer): Unit = {
     finishRowGroup()
     // Row groups of a file tend to look alike: presize each collector for the last group's values.
-    sinks = columns.indices.map(i => ChunkFilter(columns(i), lastValues(i))).toArray
+    sinks = columns.indices.map(i => FilterBuilder(columns(i), lastValues(i))).toArray
     consumer = new HashingRecordConsumer(recordConsumer, nodes, sinks)
     delegate.prepareForWrite(consumer)
   }

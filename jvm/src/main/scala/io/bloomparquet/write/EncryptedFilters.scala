@@ -2,7 +2,6 @@ package io.bloomparquet.write
 
 import io.bloomparquet.options.BloomColumn
 import org.apache.hadoop.conf.Configuration
-import org.apache.parquet.crypto.EncryptionPropertiesFactory
 import org.apache.parquet.hadoop.ParquetOutputFormat
 
 /**
@@ -17,12 +16,8 @@ import org.apache.parquet.hadoop.ParquetOutputFormat
  * the chunk's distinct values at the FPP is kept).
  */
 object EncryptedFilters {
-  private val FactoryKey = EncryptionPropertiesFactory.CRYPTO_FACTORY_CLASS_PROPERTY_NAME
-
   /** Halvings of the largest candidate: 1 MiB down to 32 bytes. */
   private val Candidates = 16
-
-  def configured(conf: Configuration): Boolean = conf.get(FactoryKey) != null
 
   /**
    * Has parquet-java write `columns`' filters into the job's (encrypted) files.

@@ -11,7 +11,7 @@ import org.apache.parquet.schema.{GroupType, MessageType, Type}
  * followed with a stack of schema node ids, so nesting of any kind is tracked;
  * only the chosen leaves pay for hashing.
  */
-final class HashingRecordConsumer(delegate: RecordConsumer, nodes: SchemaNodes, sinks: Array[ChunkFilter])
+final class HashingRecordConsumer(delegate: RecordConsumer, nodes: SchemaNodes, sinks: Array[FilterBuilder])
     extends RecordConsumer {
 
   private var stack = new Array[Int](16)

@@ -7,7 +7,7 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
-import io.bloomparquet.tail.{FilterTail, ChunkBloom}
+import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterTail}
 import org.apache.parquet.io.{OutputFile, PositionOutputStream}
 import org.slf4j.LoggerFactory
 
@@ -67,8 +67,8 @@ object SplicingOutputFile {
   def plan(tailStart: Long, tail: Array[Byte], columns: Seq[BloomColumn], rowGroups: Seq[RowGroupFilters])
       : Either[String, (Int, org.apache.parquet.format.FileMetaData, Seq[ChunkBloom])] =
     try {
-      FilterTail.locateFooter(tail).flatMap { case (footerStart, footerLength) =>
-        val fmd = FilterTail.parseFooter(tail, footerStart, footerLength)
+      FooterTail.locateFooter(tail).flatMap { case (footerStart, footerLength) =>
+        val fmd = FooterTail.parseFooter(tail, footerStart, footerLength)
         FilterTail.checkNotEncrypted(fmd).flatMap { _ =>
           val groups = fmd.getRow_groups.asScala.toSeq
           if (groups.size != rowGroups.size)

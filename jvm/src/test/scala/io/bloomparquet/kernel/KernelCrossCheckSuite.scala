@@ -33,7 +33,7 @@ class KernelCrossCheckSuite extends KernelSuite {
     val probes = inserted.take(1000) ++ Array.fill(20000)(random.nextLong())
 
     val batch = SplitBlockBloomFilter(numBytes, k)
-    batch.insertHashes(inserted)
+    k.insertAll(batch.words, inserted, 0, inserted.length)
     val single = SplitBlockBloomFilter(numBytes, k)
     inserted.foreach(single.insertHash)
     val (pjBytes, pj) = parquetJava(numBytes, inserted)

@@ -12,6 +12,6 @@ trait KernelSuite extends munit.FunSuite {
     case "scalar" => SbbfKernels.scalar()
     case "vector" =>
       assume(SbbfKernels.get().name == "vector", s"the vector kernel is not in use: ${SbbfKernels.reason()}")
-      SbbfKernels.vector()
+      SbbfKernels.get()
   }
 }

@@ -4,6 +4,7 @@ import java.nio.file.{Files, Path => NioPath}
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.tail.FooterTail
 import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -74,6 +75,19 @@ class FooterTailSuite extends munit.FunSuite {
       Files.write(f, content)
       assertEquals(withStream(f)((in, len) => FooterTail.read(in, len, TailSizer.Initial)), None, name)
     }
+  }
+
+  test("the file tools' read gives the same footer and where it starts, and names a file it can't read") {
+    val bytes = Files.readAllBytes(file)
+    val local = new Path(file.toUri)
+    val fs = local.getFileSystem(new Configuration())
+    val (fmd, start) = FooterTail.readThrift(fs, fs.getFileStatus(local))
+    assertEquals(start, SmallParquet.footerStart(bytes))
+    assertEquals(fmd.getRow_groups.size, SmallParquet.footer(file).getBlocks.size)
+    val encrypted = SmallParquet.damaged(file, "encrypted-magic")(b => { val c = b.clone(); "PARE".getBytes("US-ASCII").copyToArray(c, c.length - 4); c })
+    val path = new Path(encrypted.toUri)
+    val e = intercept[IllegalArgumentException](FooterTail.readThrift(fs, fs.getFileStatus(path)))
+    assert(e.getMessage.contains(path.toString) && e.getMessage.contains("encrypted footer"), e.getMessage)
   }
 
   test("the tail size learned grows to the most needed, within bounds") {

@@ -16,7 +16,7 @@ class ImpossibleFilterSuite extends munit.FunSuite {
   }
 
   private def filterOf(hashes: Long*): SplitBlockBloomFilter = {
-    val f = SplitBlockBloomFilter(1024); f.insertHashes(hashes.toArray); f
+    val f = SplitBlockBloomFilter(1024); hashes.foreach(f.insertHash); f
   }
 
   test("a filter holding min and max is plausible") {

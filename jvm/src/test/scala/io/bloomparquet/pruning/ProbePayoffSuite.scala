@@ -20,7 +20,7 @@ class ProbePayoffSuite extends munit.FunSuite {
       near(expected(1000, (256.0 / bits * 1000).round), fpp, 0.02)
     val f = SplitBlockBloomFilter(32 * 2048, SbbfKernels.get())
     val rng = new scala.util.Random(3)
-    f.insertHashes(Array.fill(51200)(rng.nextLong())) // 10 bits per value: about 1.3 %
+    Array.fill(51200)(rng.nextLong()).foreach(f.insertHash) // 10 bits per value: about 1.3 %
     near(FillEstimates.fpp(f.words), expected(2048, 51200), 0.05)
     val rates = Seq(1L, 10L, 100L, 1000L, 10000L, 100000L, 10000000L, 1000000000000L).map(expected(64, _))
     assertEquals(rates, rates.sorted)
@@ -35,7 +35,7 @@ class ProbePayoffSuite extends munit.FunSuite {
     val f = SplitBlockBloomFilter(bytes, SbbfKernels.get())
     val rng = new scala.util.Random(5)
     for ((ndv, more) <- Seq(100 -> 100, 5000 -> 4900, 20000 -> 15000)) {
-      f.insertHashes(Array.fill(more)(rng.nextLong()))
+      Array.fill(more)(rng.nextLong()).foreach(f.insertHash)
       assert(FillEstimates.fpp(f.words) <= ProbePayoff.fppUpperBound(bytes + 20L, values).get * 1.1, s"ndv $ndv")
     }
     assertEquals(ProbePayoff.fppUpperBound(-1, values), None)

@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Using
 
 import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn}
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
@@ -47,7 +47,7 @@ class RowGroupPrunerSuite extends munit.FunSuite {
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = false)
       val filters = RowGroupPruner.filtersWanted(compiled, blocks).map { case (rg, c) =>
         (rg, c) -> (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
-          case BloomFilterRead.Loaded(f, _) => Some(f)
+          case FilterFound.Loaded(f, _) => Some(f)
           case _ => None
         })
       }.toMap

@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Using
 
 import io.bloomparquet.pruning.BloomPredicate.ColumnIn
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
@@ -51,7 +51,7 @@ class SharedDottedPathSuite extends munit.FunSuite {
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = true)
       val filters = blocks.indices.flatMap(rg => blocks(rg).getColumns.asScala.indices.map(c => (rg, c) ->
         (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
-          case BloomFilterRead.Loaded(f, _) => Some(f)
+          case FilterFound.Loaded(f, _) => Some(f)
           case _ => None
         }))).toMap
       assert(filters.values.count(_.nonEmpty) == 3, "parquet-java wrote a filter for id, `a.b` and a.b")

@@ -7,27 +7,31 @@ class SplitPlannerSuite extends munit.FunSuite {
   // Four row groups of 100 bytes from offset 4: midpoints 54, 154, 254, 354.
   private val spans = IndexedSeq(Span(4, 100), Span(104, 100), Span(204, 100), Span(304, 100))
 
+  /** The plan's ranges without bridging: exactly the kept row groups. */
+  private def exact(spans: IndexedSeq[Span], keep: Int => Boolean, splitStart: Long, splitLength: Long) =
+    SplitPlanner.plan(spans, keep, splitStart, splitLength, gapBytes = 0).ranges
+
   /** The row groups parquet-java would read for a range: midpoint inside. */
   private def selected(range: (Long, Long)): Seq[Int] =
     spans.indices.filter { i => val m = spans(i).midpoint; m >= range._1 && m < range._1 + range._2 }
 
   test("everything kept: the split itself; nothing kept: no split") {
-    assertEquals(SplitPlanner.ranges(spans, _ => true, 0, 1000), Seq((0L, 1000L)))
-    assertEquals(SplitPlanner.ranges(spans, _ => false, 0, 1000), Nil)
+    assertEquals(exact(spans, _ => true, 0, 1000), Seq((0L, 1000L)))
+    assertEquals(exact(spans, _ => false, 0, 1000), Nil)
   }
 
   test("runs of kept row groups become one range each, selecting exactly them") {
     val keep = Set(0, 2, 3)
-    val ranges = SplitPlanner.ranges(spans, keep, 0, 1000)
+    val ranges = exact(spans, keep, 0, 1000)
     assertEquals(ranges.size, 2)
     assertEquals(ranges.flatMap(selected), Seq(0, 2, 3))
   }
 
   test("ranges stay inside the original split and only take row groups it owns") {
     // The split [100, 260) owns row groups 1 and 2 (midpoints 154, 254).
-    val ranges = SplitPlanner.ranges(spans, _ => true, 100, 160)
+    val ranges = exact(spans, _ => true, 100, 160)
     assertEquals(ranges, Seq((100L, 160L)))
-    val only2 = SplitPlanner.ranges(spans, Set(2, 3), 100, 160)
+    val only2 = exact(spans, Set(2, 3), 100, 160)
     assertEquals(only2.flatMap(selected), Seq(2))
     assert(only2.forall { case (s, l) => s >= 100 && s + l <= 260 })
   }
@@ -37,14 +41,14 @@ class SplitPlannerSuite extends munit.FunSuite {
     for (mask <- 0 until 16; a <- cuts; b <- cuts if b > a) {
       val keep = (i: Int) => (mask & (1 << i)) != 0
       val owned = spans.indices.filter { i => val m = spans(i).midpoint; m >= a && m < b }
-      val got = SplitPlanner.ranges(spans, keep, a, b - a).flatMap(selected)
+      val got = exact(spans, keep, a, b - a).flatMap(selected)
       assertEquals(got, owned.filter(keep), s"mask=$mask split=[$a,$b)")
     }
   }
 
   test("row groups listed out of file order") {
     val shuffled = IndexedSeq(spans(2), spans(0), spans(3), spans(1))
-    val ranges = SplitPlanner.ranges(shuffled, i => i == 1 || i == 3, 0, 1000) // file row groups 0 and 1
+    val ranges = exact(shuffled, i => i == 1 || i == 3, 0, 1000) // file row groups 0 and 1
     assertEquals(ranges.size, 1)
     assertEquals(ranges.flatMap(selected), Seq(0, 1))
   }

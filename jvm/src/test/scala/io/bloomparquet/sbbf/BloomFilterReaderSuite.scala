@@ -43,7 +43,7 @@ class BloomFilterReaderSuite extends munit.FunSuite {
 
   private val sample: SplitBlockBloomFilter = {
     val f = SplitBlockBloomFilter(96)
-    f.insertHashes(Array(1L, 2L, 3L, 0x7fffffffffffL))
+    Array(1L, 2L, 3L, 0x7fffffffffffL).foreach(f.insertHash)
     f
   }
 
@@ -52,21 +52,21 @@ class BloomFilterReaderSuite extends munit.FunSuite {
     val data = encode(header(96), sample.toBytes)
     withStream(dir, prefix ++ data ++ Array[Byte](1, 2)) { (in, len) =>
       BloomFilterReader.read(in, len, 10L, data.length, SbbfKernels.get()) match {
-        case BloomFilterRead.Loaded(f, read) => assertEquals(f, sample); assertEquals(read, data.length.toLong)
+        case FilterFound.Loaded(f, read) => assertEquals(f, sample); assertEquals(read, data.length.toLong)
         case other => fail(s"got $other")
       }
       BloomFilterReader.read(in, len, 10L, -1, SbbfKernels.get()) match {
-        case BloomFilterRead.Loaded(f, _) => assertEquals(f, sample)
+        case FilterFound.Loaded(f, _) => assertEquals(f, sample)
         case other => fail(s"got $other")
       }
-      assertEquals(BloomFilterReader.read(in, len, -1L, -1, SbbfKernels.get()), BloomFilterRead.Absent)
+      assertEquals(BloomFilterReader.read(in, len, -1L, -1, SbbfKernels.get()), FilterFound.Absent)
     }
   }
 
   private def assertBroken(dir: NioPath, bytes: Array[Byte], offset: Long, length: Int, why: String): Unit =
     withStream(dir, bytes) { (in, len) =>
       BloomFilterReader.read(in, len, offset, length, SbbfKernels.get()) match {
-        case BloomFilterRead.Broken(reason, _, transient) =>
+        case FilterFound.Broken(reason, _, transient) =>
           assert(reason.contains(why), s"'$reason' should mention '$why'")
           assert(!transient, "a bad filter is not an I/O error: it may be cached")
         case other => fail(s"expected Broken($why), got $other")
@@ -108,9 +108,9 @@ class BloomFilterReaderSuite extends munit.FunSuite {
       val requests = IndexedSeq((10L, Int.MaxValue), (10L, good.length), (10L, -7), (10L, good.length + 1),
         (len + 5, 100), (10L, 0), (-1L, -1))
       val reads = BloomFilterReader.readMany(in, len, requests, SbbfKernels.get())
-      assertEquals(reads(1), BloomFilterRead.Loaded(sample, good.length.toLong))
-      assertEquals(reads.last, BloomFilterRead.Absent)
-      for (i <- Seq(0, 2, 3, 4, 5)) assert(reads(i).isInstanceOf[BloomFilterRead.Broken], s"request $i: ${reads(i)}")
+      assertEquals(reads(1), FilterFound.Loaded(sample, good.length.toLong))
+      assertEquals(reads.last, FilterFound.Absent)
+      for (i <- Seq(0, 2, 3, 4, 5)) assert(reads(i).isInstanceOf[FilterFound.Broken], s"request $i: ${reads(i)}")
     }
   }
 
@@ -149,7 +149,7 @@ class BloomFilterReaderSuite extends munit.FunSuite {
       assert(blocks.size > 1, "want several row groups")
       val filters = blocks.map(b => b.getColumns.asScala.map(c => c.getPath.toDotString ->
         (BloomFilterReader.read(in, file.getLength, c) match {
-          case BloomFilterRead.Loaded(f, _) => f
+          case FilterFound.Loaded(f, _) => f
           case other => fail(s"${c.getPath}: $other")
         })).toMap)
       var row = 0L

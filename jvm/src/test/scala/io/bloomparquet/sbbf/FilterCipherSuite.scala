@@ -18,7 +18,7 @@ class FilterCipherSuite extends munit.FunSuite {
 
   private val sample: SplitBlockBloomFilter = {
     val f = SplitBlockBloomFilter(96)
-    f.insertHashes(Array(1L, 2L, 3L, 0x7fffffffffffL))
+    Array(1L, 2L, 3L, 0x7fffffffffffL).foreach(f.insertHash)
     f
   }
 

@@ -9,7 +9,7 @@ class SizingSuite extends munit.FunSuite {
   private def measuredFpp(numBlocks: Int, inserted: Int, probes: Int, seed: Long): Double = {
     val random = new SplittableRandom(seed)
     val f = SplitBlockBloomFilter(numBlocks * 32)
-    f.insertHashes(Array.fill(inserted)(random.nextLong()))
+    Array.fill(inserted)(random.nextLong()).foreach(f.insertHash)
     // Fresh random hashes are absent with probability 1 - inserted / 2^64.
     val hits = f.checkHashes(Array.fill(probes)(random.nextLong())).count(identity)
     hits.toDouble / probes

@@ -18,7 +18,8 @@ object TestBridge {
   /** "scalar", "vector" or "auto" (this JVM's choice); parquet-java is handled by the callers. */
   private def kernel(name: String): SbbfKernel = name.toLowerCase(Locale.ROOT) match {
     case "scalar" => SbbfKernels.scalar()
-    case "vector" => SbbfKernels.vector()
+    case "vector" if SbbfKernels.get().name == "vector" => SbbfKernels.get()
+    case "vector" => throw new UnsupportedOperationException(s"no vector kernel here: ${SbbfKernels.reason()}")
     case "auto" => SbbfKernels.get()
     case other => throw new IllegalArgumentException(s"kernel '$other': expected scalar, vector, auto or parquet-java")
   }
@@ -41,7 +42,8 @@ object TestBridge {
       out.toByteArray
     } else {
       val f = SplitBlockBloomFilter(numBytes, kernel(kernelName))
-      f.insertHashes(longs(hashes))
+      val hs = longs(hashes)
+      f.kernel.insertAll(f.words, hs, 0, hs.length)
       f.toBytes
     }
 

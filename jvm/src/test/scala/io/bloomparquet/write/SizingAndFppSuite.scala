@@ -14,7 +14,7 @@ class SizingAndFppSuite extends munit.FunSuite {
   }
 
   private def exactFilter(ndv: Int, fpp: Double, copies: Int = 2): SplitBlockBloomFilter = {
-    val c = ChunkFilter(BloomColumn(Seq("c"), fpp, None))
+    val c = FilterBuilder(BloomColumn(Seq("c"), fpp, None))
     for (_ <- 0 until copies; v <- 0 until ndv) c.add(ParquetHash.int64(v.toLong))
     c.build()
   }
@@ -60,17 +60,17 @@ class SizingAndFppSuite extends munit.FunSuite {
   test("fold: a folded filter equals the filter built directly at the smaller size") {
     val hashes = Array.tabulate(50000)(v => ParquetHash.int64(v.toLong))
     val big = SplitBlockBloomFilter(315 * 64 * 32)
-    big.insertHashes(hashes)
+    hashes.foreach(big.insertHash)
     for (factor <- Seq(2, 3, 5, 7, 9, 64, 315)) {
       val direct = SplitBlockBloomFilter(big.numBytes / factor)
-      direct.insertHashes(hashes)
+      hashes.foreach(direct.insertHash)
       assertEquals(SbbfFold.fold(big, factor), direct, s"factor $factor")
     }
   }
 
   test("fold sizing: estimate close to the true count, measured FPP within 1.2x") {
     for (ndv <- Seq(1000, 100000, 1000000)) {
-      val c = ChunkFilter(BloomColumn(Seq("c"), 0.01, None, Sizing.Fold))
+      val c = FilterBuilder(BloomColumn(Seq("c"), 0.01, None, Sizing.Fold))
       for (v <- 0 until ndv) c.add(ParquetHash.int64(v.toLong))
       val f = c.build()
       assert(f.numBytes >= FilterSizing.numBytes(ndv.toLong, 0.01) * 0.97, s"ndv $ndv: ${f.numBytes}")

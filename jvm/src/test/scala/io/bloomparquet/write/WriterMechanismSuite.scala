@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Using
 
 import io.bloomparquet.options.BloomColumn
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader, ParquetHash}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, ParquetHash}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.example.data.Group
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
@@ -62,7 +62,7 @@ class WriterMechanismSuite extends munit.FunSuite {
         val dotted = chunk.getPath.toDotString
         val read = BloomFilterReader.read(in, Files.size(path), chunk)
         val filter = read match {
-          case BloomFilterRead.Loaded(f, _) => f
+          case FilterFound.Loaded(f, _) => f
           case other => fail(s"$rg/$dotted: $other")
         }
         val rowsIn = (start until start + block.getRowCount).map(_.toInt)

@@ -4,7 +4,7 @@ import io.bloomparquet.options.{BloomColumn, Sizing}
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 
 /** Collects one column chunk's value hashes and builds its bloom filter at the end of the row group. */
-sealed trait ChunkFilter {
+sealed trait FilterBuilder {
   def add(hash: Long): Unit
   /** Values (not distinct) seen, where counted: presizes the next row group's collector. */
   def valueCount: Long = 0
@@ -12,13 +12,13 @@ sealed trait ChunkFilter {
   def build(): SplitBlockBloomFilter
 }
 
-object ChunkFilter {
+object FilterBuilder {
 
   /**
    * How a chunk's filter is sized; see [[BloomColumn]].
    * @param expectedValues a guess (e.g. the previous row group's count) to presize the collector
    */
-  def apply(column: BloomColumn, expectedValues: Long = 0): ChunkFilter = column.ndv match {
+  def apply(column: BloomColumn, expectedValues: Long = 0): FilterBuilder = column.ndv match {
     case None if column.sizing == Sizing.Fold => new Folding(column.fpp, column.foldMaxNdv)
     case fixedNdv => new Collected(column.fpp, fixedNdv, expectedValues)
   }
@@ -28,7 +28,7 @@ object ChunkFilter {
    * the distinct count (or for the user's `fixedNdv`), insert each once in
    * bitset order (cheaper than one by one as they come).
    */
-  final class Collected(fpp: Double, fixedNdv: Option[Long], expectedValues: Long = 0) extends ChunkFilter {
+  final class Collected(fpp: Double, fixedNdv: Option[Long], expectedValues: Long = 0) extends FilterBuilder {
     private val hashes = new HashBuffer(math.min(math.max(expectedValues, 1024L), 1L << 26).toInt)
     private var values = 0L
     override def valueCount: Long = values
@@ -46,7 +46,7 @@ object ChunkFilter {
    * the distinct count estimated from its fill at the end, then folded to the
    * smallest divisor at least the optimum for that estimate.
    */
-  final class Folding(fpp: Double, maxNdv: Long) extends ChunkFilter {
+  final class Folding(fpp: Double, maxNdv: Long) extends FilterBuilder {
     private val filter = {
       val minBlocks = FilterSizing.numBytes(maxNdv, fpp) / SplitBlockBloomFilter.BlockBytes
       SplitBlockBloomFilter(SbbfFold.foldFriendlyBlocks(minBlocks) * SplitBlockBloomFilter.BlockBytes)

@@ -1,12 +1,11 @@
-package io.bloomparquet.spark
+package io.bloomparquet.options
 
-import io.bloomparquet.options.SparkPushdown
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.sources
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
-class SparkPushdownFilterSuite extends munit.FunSuite {
+class SparkPushdownSuite extends munit.FunSuite {
 
   // Top-level `a.b` next to struct `a` with field `b`, and one plain column of each kind.
   private val schema = StructType(Seq(
@@ -18,8 +17,8 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
   private val (dotted, a) = (attr("a.b"), attr("a"))
   private val ab = GetStructField(a, 0, Some("b"))
   private val ac = GetStructField(a, 1, Some("c"))
-  private def safe(e: Expression) = !SparkPushdownFilter.withhold(SparkPushdown.Safe, e, schema)
-  private def safeSource(f: sources.Filter) = !SparkPushdownFilter.withhold(SparkPushdown.Safe, f, schema, caseSensitive = true)
+  private def safe(e: Expression) = !SparkPushdown.Safe.withholds(e, schema)
+  private def safeSource(f: sources.Filter) = !SparkPushdown.Safe.withholds(f, schema, caseSensitive = true)
 
   test("safe passes =, <=>, IN, comparisons and null tests on integral and decimal columns") {
     val one = Literal(1L)
@@ -52,14 +51,14 @@ class SparkPushdownFilterSuite extends munit.FunSuite {
 
   test("all and none do not look at the filter") {
     val e = EqualTo(s, Literal("x"))
-    assert(!SparkPushdownFilter.withhold(SparkPushdown.All, e, schema))
-    assert(SparkPushdownFilter.withhold(SparkPushdown.Off, EqualTo(id, Literal(1L)), schema))
+    assert(!SparkPushdown.All.withholds(e, schema))
+    assert(SparkPushdown.Off.withholds(EqualTo(id, Literal(1L)), schema))
   }
 
   test("ambiguous dotted paths are found at any depth and without case") {
-    assertEquals(SparkPushdownFilter.ambiguousPaths(schema), Set("a.b"))
+    assertEquals(SparkPushdown.ambiguousPaths(schema), Set("a.b"))
     val deep = StructType(Seq(StructField("X.y.z", IntegerType),
       StructField("x", StructType(Seq(StructField("Y", StructType(Seq(StructField("z", IntegerType)))))))))
-    assertEquals(SparkPushdownFilter.ambiguousPaths(deep), Set("x.y.z"))
+    assertEquals(SparkPushdown.ambiguousPaths(deep), Set("x.y.z"))
   }
 }

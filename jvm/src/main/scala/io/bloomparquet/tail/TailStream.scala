@@ -1,4 +1,4 @@
-package io.bloomparquet.planning
+package io.bloomparquet.tail
 
 import java.nio.ByteBuffer
 

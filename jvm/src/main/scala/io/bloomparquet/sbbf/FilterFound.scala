@@ -1,20 +1,20 @@
 package io.bloomparquet.sbbf
 
 /** What reading one column chunk's bloom filter gave. Reading never throws. */
-sealed trait BloomFilterRead {
+sealed trait FilterFound {
   /** Bytes fetched from the file to get this answer. */
   def bytesRead: Long
 }
 
-object BloomFilterRead {
+object FilterFound {
   /** The chunk has no bloom filter (no `bloom_filter_offset`). */
-  case object Absent extends BloomFilterRead { val bytesRead = 0L }
+  case object Absent extends FilterFound { val bytesRead = 0L }
 
-  final case class Loaded(filter: SplitBlockBloomFilter, bytesRead: Long) extends BloomFilterRead
+  final case class Loaded(filter: SplitBlockBloomFilter, bytesRead: Long) extends FilterFound
 
   /**
    * The chunk claims a filter we cannot use: the data must be read without it.
    * `transient`: an I/O error rather than a bad filter, so worth reading again later.
    */
-  final case class Broken(reason: String, bytesRead: Long, transient: Boolean = false) extends BloomFilterRead
+  final case class Broken(reason: String, bytesRead: Long, transient: Boolean = false) extends FilterFound
 }

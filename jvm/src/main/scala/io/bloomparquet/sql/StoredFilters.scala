@@ -3,28 +3,28 @@ package io.bloomparquet.sql
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.kernel.SbbfKernels
-import io.bloomparquet.sbbf.{BloomFilterRead, BloomFilterReader}
-import io.bloomparquet.tail.FooterReader
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
+import io.bloomparquet.tail.FooterTail
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.format.FileMetaData
 import org.apache.parquet.hadoop.util.HadoopInputFile
 
 /** A column chunk's filter: where the footer says it is (`length` when `bloom_filter_length` is set) and what reading it gave. */
-final case class ChunkFilter(rowGroup: Int, column: Int, path: Seq[String], offset: Long, length: Option[Int],
-    read: BloomFilterRead)
+final case class StoredFilter(rowGroup: Int, column: Int, path: Seq[String], offset: Long, length: Option[Int],
+    read: FilterFound)
 
 /** Reads a Parquet file's footer and the filters of the chunks asked for, with the read path's reader. */
-object ChunkFilters {
+object StoredFilters {
 
   def footer(file: String, conf: Configuration): (FileStatus, FileMetaData) = {
     val p = new Path(file)
     val status = p.getFileSystem(conf).getFileStatus(p)
-    (status, FooterReader.read(p.getFileSystem(conf), status)._1)
+    (status, FooterTail.readThrift(p.getFileSystem(conf), status)._1)
   }
 
   /** The filters of the chunks (row group, column index) `wanted` selects, in footer order; chunks with no filter offset read as Absent. */
-  def read(status: FileStatus, fmd: FileMetaData, conf: Configuration, wanted: (Int, Int) => Boolean): Seq[ChunkFilter] = {
+  def read(status: FileStatus, fmd: FileMetaData, conf: Configuration, wanted: (Int, Int) => Boolean): Seq[StoredFilter] = {
     val chunks = fmd.getRow_groups.asScala.toIndexedSeq.zipWithIndex.flatMap { case (rg, r) =>
       rg.getColumns.asScala.toIndexedSeq.zipWithIndex.collect { case (c, i) if wanted(r, i) =>
         val md = c.getMeta_data
@@ -41,8 +41,8 @@ object ChunkFilters {
           plain.map { case (_, _, _, o, l, _) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())
       finally in.close()
     }
-    val sealedRead = BloomFilterRead.Broken("encrypted column (Parquet modular encryption): its filter is not decrypted here", 0)
+    val sealedRead = FilterFound.Broken("encrypted column (Parquet modular encryption): its filter is not decrypted here", 0)
     val byChunk = (plain.zip(reads) ++ sealedChunks.map(_ -> sealedRead)).toMap
-    chunks.map { case c @ (r, i, p, o, l, _) => ChunkFilter(r, i, p, o, l, byChunk(c)) }
+    chunks.map { case c @ (r, i, p, o, l, _) => StoredFilter(r, i, p, o, l, byChunk(c)) }
   }
 }

@@ -1,0 +1,43 @@
+package io.bloomparquet.planning
+
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
+
+import io.bloomparquet.options.OptionRegistry
+
+/**
+ * The process-wide cache of [[FileBloomIndex]]es, bounded by the heap bytes
+ * they hold ([[FileBloomIndex.heapBytes]]), so repeated queries on the same
+ * files read neither footers nor filters again. Caffeine (shaded into our jar)
+ * does the bounding; its maintenance runs on the calling thread, so a put has
+ * evicted what exceeds the budget when it returns.
+ */
+object FileBloomIndexCache {
+  private val cache: Cache[FileKey, FileBloomIndex] = Caffeine.newBuilder()
+    .maximumWeight(OptionRegistry.CacheMaxMb.default.get << 20)
+    .weigher[FileKey, FileBloomIndex]((key: FileKey, index: FileBloomIndex) =>
+      math.min(Int.MaxValue.toLong, key.heapBytes + index.heapBytes).toInt)
+    .executor((task: Runnable) => task.run())
+    .build[FileKey, FileBloomIndex]()
+
+  /** Sets the bound (`spark.bloomparquet.cache.maxMb`, once per JVM: [[io.bloomparquet.spark.ProcessConfs]]). */
+  def setBudget(bytes: Long): Unit = {
+    cache.policy.eviction.ifPresent(_.setMaximum(bytes))
+    cache.cleanUp()
+  }
+
+  def budget: Long = cache.policy.eviction.get.getMaximum
+
+  def get(key: FileKey): Option[FileBloomIndex] = Option(cache.getIfPresent(key))
+
+  /** (files held, their heap bytes): what the budget is counted against. */
+  def held: (Int, Long) = {
+    cache.cleanUp()
+    (cache.estimatedSize.toInt, cache.policy.eviction.get.weightedSize.orElse(0L))
+  }
+
+  /** Adds or re-weighs (after filters were added) the index of `key`. */
+  def put(key: FileKey, index: FileBloomIndex): Unit = cache.put(key, index)
+
+  /** Drops every entry (tests). */
+  def clear(): Unit = { cache.invalidateAll(); cache.cleanUp() }
+}
