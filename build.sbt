@@ -49,6 +49,9 @@ lazy val jvm = (project in file("jvm"))
   )
 
 addCommandAlias("packageAllSparks", SparkMinors.packageAllCommand)
+// Formatting (.scalafmt.conf) of every source folder, the other minors' shim folders included, and the build.
+addCommandAlias("fmt", SparkMinors.withEveryOtherMinor(Seq("scalafmtAll", "scalafmtSbt"), "scalafmt"))
+addCommandAlias("fmtCheck", SparkMinors.withEveryOtherMinor(Seq("scalafmtCheckAll", "scalafmtSbtCheck"), "scalafmtCheck"))
 
 // JMH kernel benchmarks (bench/jmh.sh). Not packaged, never run by bin/test.
 lazy val bench = (project in file("jvm-bench"))
@@ -56,7 +59,8 @@ lazy val bench = (project in file("jvm-bench"))
   .enablePlugins(JmhPlugin)
   .settings(
     publish / skip := true,
-    Compile / unmanagedJars ++= (SparkMinors.pysparkJars((LocalRootProject / baseDirectory).value, SparkMinors.default) ** "parquet-*.jar").classpath,
+    Compile / unmanagedJars ++=
+      (SparkMinors.pysparkJars((LocalRootProject / baseDirectory).value, SparkMinors.default) ** "parquet-*.jar").classpath,
     javacOptions ++= Seq("-source", "17", "-target", "17", "--add-modules", "jdk.incubator.vector", "-Xlint:all,-options,-processing")
   )
 

@@ -80,7 +80,8 @@ object SparkMinors {
     val fromEnv = if (m == default) sys.env.get("SPARK_JARS_DIR").map(file) else None
     val dir = fromEnv.getOrElse {
       val found = (venv(root, m) / "lib" * "python3*" / "site-packages" / "pyspark" / "jars").get
-      found.headOption.getOrElse(sys.error(s"no pyspark in ${venv(root, m)} (Spark ${m.minor}'s jars come from pyspark==${m.spark}): run $setup"))
+      found.headOption.getOrElse(
+        sys.error(s"no pyspark in ${venv(root, m)} (Spark ${m.minor}'s jars come from pyspark==${m.spark}): run $setup"))
     }
     val sparkSql = dir / s"spark-sql_${binary(m.scala)}-${m.spark}.jar"
     if (!sparkSql.exists) sys.error(s"$sparkSql not found: $dir does not hold pyspark==${m.spark}; run $setup")
@@ -126,6 +127,12 @@ object SparkMinors {
         Compile / packageBin / artifactPath := jarPath((LocalRootProject / baseDirectory).value, m),
         publish / skip := true
       )
+
+  /** `commands`, then `task` in each other minor's project (the only one holding its shim folders). */
+  def withEveryOtherMinor(commands: Seq[String], task: String): String = {
+    val perMinor = others.map(m => s"${m.projectId}/$task")
+    (commands ++ perMinor).mkString("; ", "; ", "")
+  }
 
   /** `packageAllSparks`: every minor's jar (what the wheel holds), built in parallel. */
   def packageAllCommand: String = ("jvm/package" +: others.map(m => s"${m.projectId}/package")).mkString("all ", " ", "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ PINS = dict(
     for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
     if line.strip() and not line.startswith("#")
 )
-MINORS = sorted(k for k in PINS if k != "default")
+MINORS = sorted(k for k in PINS if re.fullmatch(r"\d+\.\d+", k))  # not default, not scala.<minor>
 
 
 @pytest.fixture(scope="module")
