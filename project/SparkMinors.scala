@@ -19,6 +19,9 @@ object SparkMinors {
 
   private val MinorKey = """(\d+\.\d+)""".r
 
+  /** A build error shown as its message alone (no stack trace). */
+  def fail(message: String): Nothing = throw new sbt.internal.util.MessageOnlyException(message)
+
   private lazy val properties: Map[String, String] = {
     val props = new java.util.Properties()
     IO.load(props, propertiesFile)
@@ -34,14 +37,14 @@ object SparkMinors {
     .collect { case MinorKey(m) => m }
     .sortBy(number)(byNumber)
     .map { m =>
-      val scala = properties.getOrElse(s"scala.$m", sys.error(s"$propertiesFile: no scala.$m (the Scala Spark $m is built with)"))
+      val scala = properties.getOrElse(s"scala.$m", fail(s"$propertiesFile: no scala.$m (the Scala Spark $m is built with)"))
       SparkMinor(m, properties(m), scala)
     }
 
   /** The development environment's minor (.venv): the `jvm` project, tests and benchmarks run on it. */
   lazy val default: SparkMinor = {
-    val d = properties.getOrElse("default", sys.error(s"$propertiesFile: no default"))
-    all.find(_.minor == d).getOrElse(sys.error(s"$propertiesFile: default=$d is not one of the minors ${all.map(_.minor).mkString(", ")}"))
+    val d = properties.getOrElse("default", fail(s"$propertiesFile: no default"))
+    all.find(_.minor == d).getOrElse(fail(s"$propertiesFile: default=$d is not one of the minors ${all.map(_.minor).mkString(", ")}"))
   }
 
   lazy val others: Seq[SparkMinor] = all.filterNot(_ == default)
@@ -65,7 +68,7 @@ object SparkMinors {
       }
     }
     if (matching.isEmpty)
-      sys.error(s"no shim folder for Spark ${m.minor} in $mainSources: name one scala-spark-<first>-<last> with a range holding ${m.minor}")
+      fail(s"no shim folder for Spark ${m.minor} in $mainSources: name one scala-spark-<first>-<last> with a range holding ${m.minor}")
     matching.sortBy(_.getName)
   }
 
@@ -81,14 +84,14 @@ object SparkMinors {
     val dir = fromEnv.getOrElse {
       val found = (venv(root, m) / "lib" * "python3*" / "site-packages" / "pyspark" / "jars").get
       found.headOption.getOrElse(
-        sys.error(s"no pyspark in ${venv(root, m)} (Spark ${m.minor}'s jars come from pyspark==${m.spark}): run $setup"))
+        fail(s"no pyspark in ${venv(root, m)} (Spark ${m.minor}'s jars come from pyspark==${m.spark}): run $setup"))
     }
     val sparkSql = dir / s"spark-sql_${binary(m.scala)}-${m.spark}.jar"
-    if (!sparkSql.exists) sys.error(s"$sparkSql not found: $dir does not hold pyspark==${m.spark}; run $setup")
+    if (!sparkSql.exists) fail(s"$sparkSql not found: $dir does not hold pyspark==${m.spark}; run $setup")
     val scalaLibrary = dir / s"scala-library-${m.scala}.jar"
     if (!scalaLibrary.exists) {
       val shipped = (dir * "scala-library-*.jar").get.map(_.getName).mkString(", ")
-      sys.error(s"$propertiesFile says scala.${m.minor}=${m.scala}, but pyspark==${m.spark} ships $shipped")
+      fail(s"$propertiesFile says scala.${m.minor}=${m.scala}, but pyspark==${m.spark} ships $shipped")
     }
     dir
   }
