@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 JAR_ENV = "BLOOMPARQUET_JAR"
@@ -18,11 +19,13 @@ def spark_minor(version: str) -> str:
 
 
 def _pins() -> dict[str, str]:
-    """A checkout's project/spark-versions.properties: minor -> pyspark, and ``default``."""
+    """A checkout's project/spark-versions.properties: minor -> pyspark, and ``default``
+    (its other keys, such as ``scala.<minor>``, are the JVM build's)."""
     if not _PINS.is_file():
         return {}
-    lines = _PINS.read_text().splitlines()
-    return dict(line.strip().split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+    lines = [line.strip() for line in _PINS.read_text().splitlines()]
+    pins = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    return {k: v for k, v in pins.items() if k == "default" or re.fullmatch(r"\d+\.\d+", k)}
 
 
 def _checkout_jars() -> dict[str, Path]:

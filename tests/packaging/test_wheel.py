@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,10 @@ PINS = dict(
     for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
     if line.strip() and not line.startswith("#")
 )
-MINORS = sorted(k for k in PINS if k != "default")
+MINORS = sorted(k for k in PINS if re.fullmatch(r"\d+\.\d+", k))  # not default, not scala.<minor>
+# A user's environment, not the checkout's: with PYTHONPATH=<checkout>/python, pip in a fresh venv
+# takes the checkout's bloomparquet.egg-info for an installed bloomparquet and skips the wheel.
+USER_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
 
 
 @pytest.fixture(scope="module")
@@ -48,14 +52,14 @@ def _venv_with(tmp: Path, pyspark_version: str) -> Path:
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
-    subprocess.run([*pip, f"pyspark=={pyspark_version}"], check=True)
+    subprocess.run([*pip, f"pyspark=={pyspark_version}"], check=True, env=USER_ENV)
     return venv
 
 
 def _pyspark_version(venv: Path) -> str:
     code = "import pyspark; print(pyspark.__version__)"
     return subprocess.run(
-        [str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True
+        [str(venv / "bin" / "python"), "-c", code], check=True, capture_output=True, text=True, env=USER_ENV
     ).stdout.strip()
 
 
@@ -68,11 +72,10 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
 @pytest.mark.parametrize("minor", [MINORS[0], MINORS[-1]])
 def test_wheel_installs_into_an_existing_spark_and_works_there(wheel: Path, tmp_path: Path, minor: str) -> None:
     venv = _venv_with(tmp_path, PINS[minor])
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], check=True, env=USER_ENV)
     assert _pyspark_version(venv) == PINS[minor], "installing bloomparquet changed the user's pyspark"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
-    jar = _run([str(venv / "bin" / "bloomparquet"), "jar"], tmp_path, env)
+    jar = _run([str(venv / "bin" / "bloomparquet"), "jar"], tmp_path, USER_ENV)
     assert f"jars/spark-{minor}/bloomparquet.jar" in jar
-    smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, env)
+    smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, USER_ENV)
     seen = json.loads(smoke.strip().splitlines()[-1])
     assert seen["spark"] == PINS[minor] and seen["pruned"] > 0, seen

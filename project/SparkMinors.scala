@@ -1,0 +1,149 @@
+import sbt._
+import sbt.Keys._
+
+/** One supported Spark minor as project/spark-versions.properties pins it. */
+final case class SparkMinor(minor: String, spark: String, scala: String) {
+
+  /** The sbt project building this minor's jar: `spark40`, `spark35`... (the default minor's is `jvm`). */
+  def projectId: String = "spark" + minor.replace(".", "")
+
+  /** `Seq(4, 0)`: minors order by number, not by text. */
+  def number: Seq[Int] = SparkMinors.number(minor)
+}
+
+/** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
+  * and what a minor's jar is built with: its Scala, its shim folders, its pinned pyspark's jars.
+  */
+object SparkMinors {
+  val propertiesFile: File = file("project") / "spark-versions.properties"
+
+  private val MinorKey = """(\d+\.\d+)""".r
+
+  /** A build error shown as its message alone (no stack trace). */
+  def fail(message: String): Nothing = throw new sbt.internal.util.MessageOnlyException(message)
+
+  private lazy val properties: Map[String, String] = {
+    val props = new java.util.Properties()
+    IO.load(props, propertiesFile)
+    props.stringPropertyNames.toArray(Array.empty[String]).map(k => k -> props.getProperty(k).trim).toMap
+  }
+
+  def number(minor: String): Seq[Int] = minor.split('.').toSeq.map(_.toInt)
+
+  private val byNumber: Ordering[Seq[Int]] = Ordering.Implicits.seqDerivedOrdering[Seq, Int]
+
+  /** Every supported minor, oldest first. */
+  lazy val all: Seq[SparkMinor] = properties.keys.toSeq
+    .collect { case MinorKey(m) => m }
+    .sortBy(number)(byNumber)
+    .map { m =>
+      val scala = properties.getOrElse(s"scala.$m", fail(s"$propertiesFile: no scala.$m (the Scala Spark $m is built with)"))
+      SparkMinor(m, properties(m), scala)
+    }
+
+  /** The development environment's minor (.venv): the `jvm` project, tests and benchmarks run on it. */
+  lazy val default: SparkMinor = {
+    val d = properties.getOrElse("default", fail(s"$propertiesFile: no default"))
+    all.find(_.minor == d).getOrElse(fail(s"$propertiesFile: default=$d is not one of the minors ${all.map(_.minor).mkString(", ")}"))
+  }
+
+  lazy val others: Seq[SparkMinor] = all.filterNot(_ == default)
+
+  /** The packaged jar of a minor, relative to the build root: the wheel takes each from here (setup.py). */
+  def jarPath(root: File, m: SparkMinor): File =
+    if (m == default) root / "jvm" / "target" / "bloomparquet.jar" else root / "jvm" / "target" / s"spark-${m.minor}" / "bloomparquet.jar"
+
+  // A shim folder holds what differs between minors; its name says which minors it serves:
+  // jvm/src/main/scala-spark-<minor> or scala-spark-<first>-<last> (inclusive).
+  private val ShimFolder = """scala-spark-(\d+\.\d+)(?:-(\d+\.\d+))?""".r
+
+  /** The shim folders whose range holds minor `m`; at least one, or the build names the missing range. */
+  def shimFolders(mainSources: File, m: SparkMinor): Seq[File] = {
+    val folders = Option(mainSources.listFiles).toSeq.flatten.filter(_.isDirectory)
+    val matching = folders.filter { f =>
+      f.getName match {
+        case ShimFolder(first, last) =>
+          byNumber.lteq(number(first), m.number) && byNumber.lteq(m.number, number(Option(last).getOrElse(first)))
+        case _ => false
+      }
+    }
+    if (matching.isEmpty)
+      fail(s"no shim folder for Spark ${m.minor} in $mainSources: name one scala-spark-<first>-<last> with a range holding ${m.minor}")
+    matching.sortBy(_.getName)
+  }
+
+  /** The venv bin/setup installs a minor's pinned pyspark into. */
+  def venv(root: File, m: SparkMinor): File = if (m == default) root / ".venv" else root / ".venvs" / s"spark-${m.minor}"
+
+  /** A minor's Spark jars: its pinned pyspark's `jars/` folder ($SPARK_JARS_DIR for the default minor, else
+    * found in its venv without running Python). Checked to hold that Spark and the Scala the properties name.
+    */
+  def pysparkJars(root: File, m: SparkMinor): File = {
+    val setup = if (m == default) "bin/setup" else "bin/setup --all-sparks"
+    val fromEnv = if (m == default) sys.env.get("SPARK_JARS_DIR").map(file) else None
+    val dir = fromEnv.getOrElse {
+      val found = (venv(root, m) / "lib" * "python3*" / "site-packages" / "pyspark" / "jars").get
+      found.headOption.getOrElse(
+        fail(s"no pyspark in ${venv(root, m)} (Spark ${m.minor}'s jars come from pyspark==${m.spark}): run $setup"))
+    }
+    val sparkSql = dir / s"spark-sql_${binary(m.scala)}-${m.spark}.jar"
+    if (!sparkSql.exists) fail(s"$sparkSql not found: $dir does not hold pyspark==${m.spark}; run $setup")
+    val scalaLibrary = dir / s"scala-library-${m.scala}.jar"
+    if (!scalaLibrary.exists) {
+      val shipped = (dir * "scala-library-*.jar").get.map(_.getName).mkString(", ")
+      fail(s"$propertiesFile says scala.${m.minor}=${m.scala}, but pyspark==${m.spark} ships $shipped")
+    }
+    dir
+  }
+
+  /** `2.13` for `2.13.16`. */
+  def binary(scalaVersion: String): String = scalaVersion.split('.').take(2).mkString(".")
+
+  /** What every minor's jar is built with. Spark (and parquet-java, Hadoop) are provided by the runtime:
+    * compiled against that minor's pinned pyspark's jars, never resolved, never packaged.
+    */
+  def settings(m: SparkMinor): Seq[Setting[_]] = Seq(
+    name := "bloomparquet",
+    // The coming per-minor Maven artifact: bloomparquet-spark-<minor>_<scala binary>.
+    moduleName := s"bloomparquet-spark-${m.minor}",
+    scalaVersion := m.scala,
+    Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
+    Compile / unmanagedJars ++= (pysparkJars((LocalRootProject / baseDirectory).value, m) ** "*.jar").classpath,
+    compileOrder := CompileOrder.JavaThenScala,
+    javacOptions ++= Seq("-source", "17", "-target", "17", "--add-modules", "jdk.incubator.vector", "-Xlint:all,-options"),
+    Compile / doc / javacOptions := Seq("--add-modules", "jdk.incubator.vector"),
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Xlint:_,-missing-interpolator")
+  ) ++ Shading.settings
+
+  /** A non-default minor: the `jvm` project's main sources built for it (`bin/sbt spark40/package`) into
+    * jvm/target/spark-<minor>/bloomparquet.jar. Its tests are the cross-version pytest suite.
+    */
+  def otherProject(m: SparkMinor): Project =
+    Project(m.projectId, file("jvm") / "target" / s"build-spark-${m.minor}")
+      .settings(settings(m))
+      .settings(
+        Compile / unmanagedSourceDirectories ++= Seq(
+          (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala",
+          (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "java"
+        ),
+        Compile / unmanagedResourceDirectories += (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "resources",
+        Compile / packageBin / artifactPath := jarPath((LocalRootProject / baseDirectory).value, m),
+        publish / skip := true
+      )
+
+  /** `commands`, then `task` in each other minor's project (the only one holding its shim folders). */
+  def withEveryOtherMinor(commands: Seq[String], task: String): String = {
+    val perMinor = others.map(m => s"${m.projectId}/$task")
+    (commands ++ perMinor).mkString("; ", "; ", "")
+  }
+
+  /** `packageAllSparks`: every minor's jar (what the wheel holds), built in parallel. */
+  def packageAllCommand: String = ("jvm/package" +: others.map(m => s"${m.projectId}/package")).mkString("all ", " ", "")
+}
+
+/** Adds one sbt project per non-default minor of project/spark-versions.properties: a new minor there
+  * is a new project, with nothing to add to build.sbt.
+  */
+object SparkMinorProjects extends AutoPlugin {
+  override def extraProjects: Seq[Project] = SparkMinors.others.map(SparkMinors.otherProject)
+}
