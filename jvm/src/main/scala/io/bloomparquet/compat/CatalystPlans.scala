@@ -4,8 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPru
 import org.apache.spark.sql.catalyst.plans.JoinType
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, HintInfo, Join, LogicalPlan, Subquery}
 import org.apache.spark.sql.connector.catalog.Table
-import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileFormat, FileIndex, HadoopFsRelation,
-  LogicalRelation, PartitioningAwareFileIndex}
+import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -35,10 +34,10 @@ object CatalystPlans {
   object V1FileRelation {
     def unapply(plan: LogicalPlan): Option[FileRelation] = plan match {
       case rel: LogicalRelation => rel.relation match {
-        case fs: HadoopFsRelation => Some(FileRelation(rel.output, rel.catalogTable.map(_.identifier.unquotedString),
-          fs.fileFormat, fs.options, fs.schema, fs.partitionSchema, fs.location, fs.bucketSpec.nonEmpty, rel.isStreaming))
-        case _ => None
-      }
+          case fs: HadoopFsRelation => Some(FileRelation(rel.output, rel.catalogTable.map(_.identifier.unquotedString),
+                fs.fileFormat, fs.options, fs.schema, fs.partitionSchema, fs.location, fs.bucketSpec.nonEmpty, rel.isStreaming))
+          case _ => None
+        }
       case _ => None
     }
   }
@@ -47,9 +46,9 @@ object CatalystPlans {
   def withFileFormat(plan: LogicalPlan, format: FileFormat, options: Map[String, String]): Option[LogicalPlan] =
     plan match {
       case rel: LogicalRelation => rel.relation match {
-        case fs: HadoopFsRelation => Some(rel.copy(relation = fs.copy(fileFormat = format, options = options)(fs.sparkSession)))
-        case _ => None
-      }
+          case fs: HadoopFsRelation => Some(rel.copy(relation = fs.copy(fileFormat = format, options = options)(fs.sparkSession)))
+          case _ => None
+        }
       case _ => None
     }
 

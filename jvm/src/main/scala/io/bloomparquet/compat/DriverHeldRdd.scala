@@ -17,9 +17,9 @@ object DriverHeldRdd {
   def bytes(rdd: RDD[_], limit: Long): Option[Long] = rdd match {
     case p: ParallelCollectionRDD[_] => payload(p, limit)
     case _ => rdd.dependencies match {
-      case Seq(d: OneToOneDependency[_]) => bytes(d.rdd, limit)
-      case _ => None
-    }
+        case Seq(d: OneToOneDependency[_]) => bytes(d.rdd, limit)
+        case _ => None
+      }
   }
 
   // Slicing the collection into partitions is local (no job); counting stops once past `limit`.
@@ -37,9 +37,9 @@ object DriverHeldRdd {
   // PySpark's partitions hold serialized batches (pickle or Arrow): their lengths are the data's size.
   private def valuesBytes(values: Seq[_]): Long = values.headOption match {
     case Some(_: Array[Byte]) => values.iterator.map {
-      case b: Array[Byte] => b.length.toLong
-      case other => SizeEstimator.estimate(other.asInstanceOf[AnyRef])
-    }.sum
+        case b: Array[Byte] => b.length.toLong
+        case other => SizeEstimator.estimate(other.asInstanceOf[AnyRef])
+      }.sum
     // Other collections (Scala `parallelize`): Spark's own estimate, at least 8 bytes a row (a Range is tiny).
     case Some(_) => math.max(SizeEstimator.estimate(values), 8L * values.size)
     case None => 0L

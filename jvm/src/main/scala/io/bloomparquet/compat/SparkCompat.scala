@@ -17,8 +17,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.{LogicalRDD, QueryExecution, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
-import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable,
-  ParquetWrite}
+import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable, ParquetWrite}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
@@ -57,12 +56,13 @@ object SparkCompat {
         !WholeStageCodegenExec.isTooManyFields(conf, result))
     }
 
-  private def hasVariant(t: DataType): Boolean = SparkShims.isVariant(t) || (t match {
-    case s: StructType => s.fields.exists(f => hasVariant(f.dataType))
-    case a: ArrayType => hasVariant(a.elementType)
-    case m: MapType => hasVariant(m.keyType) || hasVariant(m.valueType)
-    case _ => false
-  })
+  private def hasVariant(t: DataType): Boolean = SparkShims.isVariant(t) ||
+    (t match {
+      case s: StructType => s.fields.exists(f => hasVariant(f.dataType))
+      case a: ArrayType => hasVariant(a.elementType)
+      case m: MapType => hasVariant(m.keyType) || hasVariant(m.valueType)
+      case _ => false
+    })
 
   def withRange(file: PartitionedFile, start: Long, length: Long): PartitionedFile =
     file.copy(start = start, length = length)

@@ -34,9 +34,10 @@ object OptionDocs {
   private val Block: Regex = """(?s)(<!-- options:(\w+):begin -->\n).*?(<!-- options:\2:end -->)""".r
 
   /** `markdown` with the table between each `<!-- options:<scope>:begin/end -->` pair regenerated. */
-  def updateTables(markdown: String): String = Block.replaceAllIn(markdown, m => {
-    val scope = Scope.all.find(_.name == m.group(2))
-      .getOrElse(throw new IllegalArgumentException(s"no option scope '${m.group(2)}'; scopes: ${Scope.all.map(_.name).mkString(", ")}"))
-    Regex.quoteReplacement(m.group(1) + table(scope) + "\n" + m.group(3))
-  })
+  def updateTables(markdown: String): String = Block.replaceAllIn(markdown,
+    m => {
+      val scope = Scope.all.find(_.name == m.group(2))
+        .getOrElse(throw new IllegalArgumentException(s"no option scope '${m.group(2)}'; scopes: ${Scope.all.map(_.name).mkString(", ")}"))
+      Regex.quoteReplacement(m.group(1) + table(scope) + "\n" + m.group(3))
+    })
 }

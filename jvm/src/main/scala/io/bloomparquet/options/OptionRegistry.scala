@@ -16,14 +16,15 @@ object OptionRegistry {
     "prune row groups and files with bloom filters and statistics at all")
   val Mode: OptionSpec[PruningMode] = OptionSpec("bloom.mode", new OneOf(PruningMode.all, (_: PruningMode).name),
     Some(PruningMode.Plan),
-    Seq(Read), "plan: prune on the driver before any task starts (no task for a file with no surviving row group); " +
+    Seq(Read),
+    "plan: prune on the driver before any task starts (no task for a file with no surviving row group); " +
       "task: prune inside each task, so planning reads no footer however many files")
   val Cache: OptionSpec[Boolean] = OptionSpec("bloom.cache", Bool, Some(true), Seq(Read),
     "use the JVM's footer and filter cache (sized by spark.bloomparquet.cache.maxMb); false: this query neither reads " +
       "nor fills it",
     deprecatedKeys = Seq(DeprecatedKey("bloom.cacheMb", IntRange(0, 1L << 20),
-      "0 means bloom.cache=false; the cache size is now spark.bloomparquet.cache.maxMb and other values do not " +
-        "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
+        "0 means bloom.cache=false; the cache size is now spark.bloomparquet.cache.maxMb and other values do not " +
+          "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
   val PlanningParallelism: OptionSpec[Long] = OptionSpec("bloom.planningParallelism", IntRange(1, 1024), Some(16L),
     Seq(Read), "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads)")
   val EarlyStop: OptionSpec[Boolean] = OptionSpec("bloom.earlyStop", Bool, Some(true), Seq(Read),
@@ -53,7 +54,8 @@ object OptionRegistry {
     "distinct values per row group: size every filter of the column for it instead of counting",
     defaultDoc = "counted")
   val SizingKey: OptionSpec[Sizing] = OptionSpec("bloom.sizing", new OneOf(Sizing.all, (_: Sizing).name),
-    Some(Sizing.Exact), Seq(Write), "exact: count each row group's distinct values, then build the filter; fold: insert into one large " +
+    Some(Sizing.Exact), Seq(Write),
+    "exact: count each row group's distinct values, then build the filter; fold: insert into one large " +
       "filter, estimate the count from its fill, fold it once")
   val FoldMaxNdv: OptionSpec[Long] = OptionSpec("bloom.fold.maxNdv", IntRange(1, Long.MaxValue),
     Some(BloomColumn.DefaultFoldMaxNdv), Seq(Write), "fold only: distinct values the initial filter is sized for")
@@ -62,7 +64,8 @@ object OptionRegistry {
 
   // --- process-wide Spark confs ---
   val CacheMaxMb: OptionSpec[Long] = OptionSpec("spark.bloomparquet.cache.maxMb", IntRange(0, 1L << 20), Some(256L),
-    Seq(Session), "MiB of footers and filters cached per JVM (driver, and executors in task mode) across queries, " +
+    Seq(Session),
+    "MiB of footers and filters cached per JVM (driver, and executors in task mode) across queries, " +
       "keyed by path, length, modification time and the version the file system offers (etag, inode and ctime, " +
       "HDFS file id); 0: nothing is cached")
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
@@ -73,7 +76,8 @@ object OptionRegistry {
 
   // --- session confs of the SQL extension (BloomParquetExtensions), read per query ---
   val SqlPlanTimePruning: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.sql.planTimePruning", Bool, Some(true),
-    Seq(Sql), "catalog tables USING bloomparquet, bloomparquet.`path` SQL and views over them plan through the V2 scan " +
+    Seq(Sql),
+    "catalog tables USING bloomparquet, bloomparquet.`path` SQL and views over them plan through the V2 scan " +
       "(pruning before tasks start, metrics, runtime filters from joins); false: Spark's V1 file route, which prunes " +
       "inside each task")
   val SqlParquet: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.parquet.enabled", Bool, Some(false), Seq(Sql),
@@ -81,7 +85,8 @@ object OptionRegistry {
       "bloomparquet's scan too, with its default read options; false: Spark's own Parquet scan")
 
   val KeySetMaxBytes: OptionSpec[Long] = OptionSpec("spark.bloomparquet.keySet.maxBytes", IntRange(0, Long.MaxValue),
-    Some(10L << 20), Seq(Sql), "joins and IN (subquery) whose key side is estimated at most this many bytes give the " +
+    Some(10L << 20), Seq(Sql),
+    "joins and IN (subquery) whose key side is estimated at most this many bytes give the " +
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 

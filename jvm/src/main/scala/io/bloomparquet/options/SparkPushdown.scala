@@ -66,10 +66,11 @@ object SparkPushdown {
   }
 
   // IS [NOT] NULL reads only null counts, whatever the values' bytes.
-  private[options] def nullTestType(t: DataType): Boolean = safeType(t) || (t match {
-    case StringType | BinaryType | FloatType | DoubleType | TimestampType | TimestampNTZType => true
-    case _ => false
-  })
+  private[options] def nullTestType(t: DataType): Boolean = safeType(t) ||
+    (t match {
+      case StringType | BinaryType | FloatType | DoubleType | TimestampType | TimestampNTZType => true
+      case _ => false
+    })
 
   /**
    * Dotted paths that name more than one field (top-level `a.b` next to field
@@ -79,10 +80,11 @@ object SparkPushdown {
   def ambiguousPaths(schema: StructType): Set[String] = {
     def paths(t: StructType, prefix: Seq[String]): Seq[String] = t.fields.toSeq.flatMap { f =>
       val path = prefix :+ f.name
-      path.mkString(".").toLowerCase(Locale.ROOT) +: (f.dataType match {
-        case s: StructType => paths(s, path)
-        case _ => Nil
-      })
+      path.mkString(".").toLowerCase(Locale.ROOT) +:
+        (f.dataType match {
+          case s: StructType => paths(s, path)
+          case _ => Nil
+        })
     }
     paths(schema, Nil).groupBy(identity).collect { case (p, same) if same.size > 1 => p }.toSet
   }

@@ -29,7 +29,8 @@ object BloomColumns {
 
   /** One file's filtered top-level columns; none when its footer can't be read. */
   def of(key: FileKey, conf: Configuration, useCache: Boolean): Set[String] =
-    try filtered(footer(key, conf, useCache)) catch { case NonFatal(_) => Set.empty }
+    try filtered(footer(key, conf, useCache))
+    catch { case NonFatal(_) => Set.empty }
 
   def filtered(footer: ParquetMetadata): Set[String] =
     footer.getBlocks.asScala.iterator.flatMap(_.getColumns.asScala)
@@ -42,7 +43,8 @@ object BloomColumns {
       val file = HadoopInputFile.fromStatus(
         new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
       val stream = file.newStream()
-      val read = try FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)._1 finally stream.close()
+      val read = try FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)._1
+      finally stream.close()
       // Encrypted footers stay out of the shared cache (as FilePruner keeps them out).
       if (useCache && !FileDecryption.isEncrypted(read)) FileBloomIndexCache.put(key, new FileBloomIndex(read))
       read

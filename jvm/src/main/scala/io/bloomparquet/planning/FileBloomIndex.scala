@@ -39,11 +39,12 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
   def heapBytes: Long = {
     var bytes = 16 + 2 * 64 /* this object, two maps */ + footerBytes
     filters.forEach { (at, read) =>
-      bytes += HeapBytes.chunkMapEntry(at._1, at._2) + (read match {
-        case FilterFound.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
-        case FilterFound.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
-        case FilterFound.Absent => 0
-      })
+      bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
+        (read match {
+          case FilterFound.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
+          case FilterFound.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
+          case FilterFound.Absent => 0
+        })
     }
     fpps.forEach((at, _) => bytes += HeapBytes.chunkMapEntry(at._1, at._2) + 16) // a boxed Double
     bytes

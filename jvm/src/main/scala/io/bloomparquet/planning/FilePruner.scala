@@ -83,7 +83,7 @@ object FilePruner {
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
       Some(FileOutcome(spans, decided.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
-        version))
+          version))
     } finally file.close()
   }
 
@@ -141,15 +141,16 @@ object FilePruner {
     def read(rg: Int, c: Int): Option[FilterFound] = index.filter(rg, c).orElse(fetched.failed.get((rg, c)))
     val broken =
       if (wanted.skip) 0 else wanted.all.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[FilterFound.Broken]) }
-    val lookup: RowGroupPruner.FilterLookup = (rg, c) => read(rg, c) match {
-      case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
-      case _ => None
-    }
+    val lookup: RowGroupPruner.FilterLookup = (rg, c) =>
+      read(rg, c) match {
+        case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
+        case _ => None
+      }
     val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
     val unprobed = if (wanted.skip) wanted.all.map(_._1).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
     if (gate.tracking && !wanted.skip && !gate.stopped) {
       gate.observe(ProbeEvidence.tally(compiled, blocks, wanted.all, verdicts,
-        (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
+          (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
     }
     Decided(verdicts, broken, unprobed)
   }

@@ -49,7 +49,8 @@ object PlanningPool {
     val (first, uncached) = keys.filterNot(cached.contains).toIndexedSeq.splitAt(pilot.max(0))
     val piloted = first.map(k => k -> read(k))
     val workers = math.min(parallelism, uncached.size)
-    val fromPool = if (workers <= 1) uncached.map(k => k -> read(k)) else {
+    val fromPool = if (workers <= 1) uncached.map(k => k -> read(k))
+    else {
       val results = new AtomicReferenceArray[(K, T)](uncached.size)
       val next = new AtomicInteger()
       val worker: Runnable = () => {

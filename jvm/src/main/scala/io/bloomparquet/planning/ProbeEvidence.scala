@@ -40,8 +40,9 @@ object ProbeEvidence {
   /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
   def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       wanted: Seq[(Int, Int)]): ProbePayoff.Tally =
-    tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep), (rg, c) => {
-      val chunk = blocks(rg).getColumns.get(c)
-      ProbePayoff.fppUpperBound(chunk.getBloomFilterLength, chunk.getValueCount).map((_, chunk.getBloomFilterLength.toLong))
-    })
+    tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep),
+      (rg, c) => {
+        val chunk = blocks(rg).getColumns.get(c)
+        ProbePayoff.fppUpperBound(chunk.getBloomFilterLength, chunk.getValueCount).map((_, chunk.getBloomFilterLength.toLong))
+      })
 }

@@ -1,7 +1,6 @@
 package io.bloomparquet.pruning
 
-import org.apache.spark.sql.catalyst.expressions.{And, Attribute, EqualNullSafe, EqualTo, Expression, GetStructField,
-  In, InSet, Literal, Or}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, EqualNullSafe, EqualTo, Expression, GetStructField, In, InSet, Literal, Or}
 import org.apache.spark.sql.types._
 
 /**

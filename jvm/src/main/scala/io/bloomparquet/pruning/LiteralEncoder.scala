@@ -102,29 +102,29 @@ object LiteralEncoder {
       else Right(Seq(PhysicalValue(ParquetHash.double(d), None)))
 
     case (_: StringType, BINARY) => c.getLogicalTypeAnnotation match {
-      case null | _: StringLogicalTypeAnnotation | _: EnumLogicalTypeAnnotation | _: JsonLogicalTypeAnnotation =>
-        Right(bytes(v.asInstanceOf[UTF8String].getBytes))
-      case _ => unknown("string", c)
-    }
+        case null | _: StringLogicalTypeAnnotation | _: EnumLogicalTypeAnnotation | _: JsonLogicalTypeAnnotation =>
+          Right(bytes(v.asInstanceOf[UTF8String].getBytes))
+        case _ => unknown("string", c)
+      }
     case (BinaryType, BINARY) if c.getLogicalTypeAnnotation == null => Right(bytes(v.asInstanceOf[Array[Byte]]))
     case (BinaryType, FIXED_LEN_BYTE_ARRAY) if c.getLogicalTypeAnnotation == null =>
       val b = v.asInstanceOf[Array[Byte]]
       Right(if (b.length == c.getTypeLength) bytes(b) else Nil)
 
     case (dt: DecimalType, physical) => c.getLogicalTypeAnnotation match {
-      case d: DecimalLogicalTypeAnnotation if d.getScale == dt.scale && d.getPrecision <= dt.precision =>
-        // The unscaled value at the file's scale; a value with more digits can't be stored there.
-        val exact = scala.util.Try(v.asInstanceOf[Decimal].toJavaBigDecimal.setScale(d.getScale)).toOption
-        if (exact.isEmpty) return Right(Nil)
-        val unscaled = exact.get.unscaledValue
-        physical match {
-          case INT32 => Right(if (unscaled.bitLength < 32) int32(unscaled.intValue) else Nil)
-          case INT64 => Right(if (unscaled.bitLength < 64) int64(unscaled.longValue) else Nil)
-          case FIXED_LEN_BYTE_ARRAY => Right(fixedBigEndian(unscaled, c.getTypeLength).map(bytes).getOrElse(Nil))
-          case _ => unknown("decimal", c)
-        }
-      case _ => unknown(s"$dt", c)
-    }
+        case d: DecimalLogicalTypeAnnotation if d.getScale == dt.scale && d.getPrecision <= dt.precision =>
+          // The unscaled value at the file's scale; a value with more digits can't be stored there.
+          val exact = scala.util.Try(v.asInstanceOf[Decimal].toJavaBigDecimal.setScale(d.getScale)).toOption
+          if (exact.isEmpty) return Right(Nil)
+          val unscaled = exact.get.unscaledValue
+          physical match {
+            case INT32 => Right(if (unscaled.bitLength < 32) int32(unscaled.intValue) else Nil)
+            case INT64 => Right(if (unscaled.bitLength < 64) int64(unscaled.longValue) else Nil)
+            case FIXED_LEN_BYTE_ARRAY => Right(fixedBigEndian(unscaled, c.getTypeLength).map(bytes).getOrElse(Nil))
+            case _ => unknown("decimal", c)
+          }
+        case _ => unknown(s"$dt", c)
+      }
 
     case _ => unknown(s"$t", c)
   }

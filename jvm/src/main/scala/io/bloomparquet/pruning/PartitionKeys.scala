@@ -34,8 +34,9 @@ object PartitionKeys {
     }
     val keys = predicates.flatMap { p =>
       (p.name, p.children.toSeq) match {
-        case ("IN", (ref: NamedReference) +: literals) if ref.fieldNames.length == 1 &&
-            literals.forall(_.isInstanceOf[Literal[_]]) =>
+        case ("IN", (ref: NamedReference) +: literals)
+            if ref.fieldNames.length == 1 &&
+              literals.forall(_.isInstanceOf[Literal[_]]) =>
           val i = ordinal(ref.fieldNames.head)
           val values = literals.map(_.asInstanceOf[Literal[_]])
           if (i < 0) None

@@ -92,7 +92,8 @@ object RowGroupPruner {
   }
 
   /** The values in [min, max] of `s`, by binary search: `values` are sorted by `order`, which `s` compares by. */
-  private def withinSorted(values: IndexedSeq[PhysicalValue], order: java.util.Comparator[Any], s: Statistics[_]): IndexedSeq[PhysicalValue] = {
+  private def withinSorted(values: IndexedSeq[PhysicalValue], order: java.util.Comparator[Any], s: Statistics[_])
+      : IndexedSeq[PhysicalValue] = {
     val (min, max) = (s.genericGetMin: Any, s.genericGetMax: Any)
     // First index whose value is not below `bound` (strict = false) or above it (strict = true).
     def search(bound: Any, strict: Boolean): Int = {
@@ -114,19 +115,21 @@ object RowGroupPruner {
   def statsCandidates(leaf: Leaf, block: BlockMetaData): Option[IndexedSeq[PhysicalValue]] = leaf.probe match {
     case PhysicalProbe.AnyOf(values, sortedBy) =>
       val chunk = block.getColumns.get(leaf.chunk)
-      val stats: Statistics[_] = try chunk.getStatistics catch { case NonFatal(_) => null }
+      val stats: Statistics[_] = try chunk.getStatistics
+      catch { case NonFatal(_) => null }
       if (stats == null || stats.isEmpty) None
       else if (!stats.hasNonNullValue) {
         // Only nulls in the chunk: equality is never true.
         if (stats.isNumNullsSet && stats.getNumNulls == chunk.getValueCount) Some(IndexedSeq.empty) else None
       } else {
         try sortedBy match {
-          case Some(order) if order == stats.comparator() => Some(withinSorted(values, order, stats))
-          case _ =>
-            // Statistics[T] is erased: the type argument below is nominal; values carry the column's class.
-            val s = stats.asInstanceOf[Statistics[java.lang.Integer]]
-            Some(values.filter(v => v.statsValue.forall(x => within(s, x))))
-        } catch { case NonFatal(_) => None }
+            case Some(order) if order == stats.comparator() => Some(withinSorted(values, order, stats))
+            case _ =>
+              // Statistics[T] is erased: the type argument below is nominal; values carry the column's class.
+              val s = stats.asInstanceOf[Statistics[java.lang.Integer]]
+              Some(values.filter(v => v.statsValue.forall(x => within(s, x))))
+          }
+        catch { case NonFatal(_) => None }
       }
   }
 }

@@ -30,7 +30,9 @@ object SplitPlanner {
       gapBytes: Long): Plan = {
     val splitEnd = splitStart + splitLength
     val order = spans.indices.sortBy(spans(_).start)
-    val owned = order.indices.filter { k => val m = spans(order(k)).midpoint; m >= splitStart && m < splitEnd }
+    val owned = order.indices.filter { k =>
+      val m = spans(order(k)).midpoint; m >= splitStart && m < splitEnd
+    }
     val read = bridge(owned.map(k => keep(order(k))), owned.map(k => spans(order(k)).compressedSize), gapBytes)
     val bridged = owned.indices.count(i => read(i) && !keep(order(owned(i))))
     if (read.forall(identity)) return Plan(if (owned.isEmpty) Nil else Seq((splitStart, splitLength)), bridged)

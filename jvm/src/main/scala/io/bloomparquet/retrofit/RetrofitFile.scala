@@ -97,11 +97,11 @@ object RetrofitFile {
     def refuse(why: String) = throw new IllegalArgumentException(s"$path: $why")
     val parts = ColumnName.parse(name).getOrElse(Seq(name))
     val leaf = ColumnResolver.parquet(schema, parts, caseSensitive).fold({
-      case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")
-      case _: Unresolved.Repeated => refuse(s"column '$name' is inside an array or map; only struct fields are supported")
-      case _ => refuse(s"unknown column '$name'; its leaf columns are " +
-        schema.getColumns.asScala.map(_.getPath.mkString(".")).mkString(", "))
-    }, identity)
+        case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")
+        case _: Unresolved.Repeated => refuse(s"column '$name' is inside an array or map; only struct fields are supported")
+        case _ => refuse(s"unknown column '$name'; its leaf columns are " +
+            schema.getColumns.asScala.map(_.getPath.mkString(".")).mkString(", "))
+      }, identity)
     val t = leaf.primitive.getPrimitiveTypeName
     if (!ParquetHash.hasBloomHash(t)) refuse(s"column '$name' is $t, which has no bloom filter")
     leaf
@@ -148,13 +148,14 @@ object RetrofitFile {
     val (fmd, _) = FooterTail.readThrift(fs, status)
     val in = HadoopInputFile.fromStatus(status, conf).newStream()
     try blooms.foreach { b =>
-      val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
-      BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset, md.getBloom_filter_length,
-        b.filter.kernel) match {
-        case FilterFound.Loaded(f, _) if f == b.filter =>
-        case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")
+        val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
+        BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset, md.getBloom_filter_length,
+          b.filter.kernel) match {
+          case FilterFound.Loaded(f, _) if f == b.filter =>
+          case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")
+        }
       }
-    } finally in.close()
+    finally in.close()
   }
 
   /**

@@ -27,7 +27,7 @@ object RetrofitJob {
       extraConf: Map[String, String] = Map.empty): Seq[RetrofitResult] = {
     require(columns.nonEmpty, "retrofit: give at least one column")
     OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString,
-      OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
+        OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
     val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)

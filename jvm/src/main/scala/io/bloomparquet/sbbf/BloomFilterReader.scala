@@ -154,9 +154,9 @@ object BloomFilterReader {
           case Some(reason) => FilterFound.Broken(reason, 0, transient = true)
           case None => ciphers(i).fold(parse(buf, (o - start).toInt, l, kernel))(
               FilterCipher.parse(buf, (o - start).toInt, l, _, kernel)) match {
-            case Left(reason) => FilterFound.Broken(reason, bytes)
-            case Right(filter) => FilterFound.Loaded(filter, bytes)
-          }
+              case Left(reason) => FilterFound.Broken(reason, bytes)
+              case Right(filter) => FilterFound.Loaded(filter, bytes)
+            }
         }
       }
     }

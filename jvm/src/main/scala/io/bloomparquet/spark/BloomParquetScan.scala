@@ -97,14 +97,14 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def applyRuntimeFilters(predicates: Array[Predicate]): Unit = {
     val keys = PartitionKeys.fromPredicates(predicates.toSeq, fileIndex.partitionSchema, settings.caseSensitive)
     val runtime = if (!bloom.enabled || bloom.mode != PruningMode.Plan) None
-      else RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, settings.caseSensitive)
+    else RuntimeFilters.fromPredicates(predicates.toSeq, readDataSchema, settings.caseSensitive)
     val base = keys.fold(super.partitions) { k =>
       TaskPacking.pack(sparkSession, super.partitions.flatMap(_.files.toSeq).filter(f => k.keeps(f.partitionValues)))
     }
     (runtime, keys) match {
       case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
       case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => bloom.mode == PruningMode.Plan)
-        .fold(Planned(base, PruningCounts(), Map.empty))(prune(base, _)))
+            .fold(Planned(base, PruningCounts(), Map.empty))(prune(base, _)))
       case (None, None) =>
     }
   }
@@ -151,7 +151,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       case None if bloom.mode == PruningMode.Plan && active.isDefined => planned.counts.toTaskMetrics
       case None => Array.empty[CustomTaskMetric]
     }
-    val runtime = if (runtimeFiltersReceived == 0) Array.empty[CustomTaskMetric] else Array(
+    val runtime = if (runtimeFiltersReceived == 0) Array.empty[CustomTaskMetric]
+    else Array(
       BloomMetrics.taskMetric(BloomMetrics.RuntimeFiltersReceived, runtimeFiltersReceived),
       BloomMetrics.taskMetric(BloomMetrics.RuntimeFilterTimeMs, runtimeFilterTimeMs))
     pruning ++ runtime :+ BloomMetrics.taskMetric(BloomMetrics.TasksPlanned, partitions.size.toLong)
@@ -162,7 +163,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private lazy val metaData: Map[String, String] = {
     val shown = active match {
       case Some(p) => Map("BloomProbes" -> SparkCompat.abbreviateMetadata(sparkSession, p.toString),
-        "BloomPruning" -> bloom.mode.name)
+          "BloomPruning" -> bloom.mode.name)
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (bloom.enabled) "no usable predicate" else "disabled"))
     }
     // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).

@@ -19,9 +19,9 @@ import org.apache.spark.sql.types.StructType
  * nothing of our pruning.
  */
 final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: ReadSettings, keySetNote: Option[String])
-  // A FileScanBuilder by class because Spark 4.0 pushes Catalyst filters only to those
-  // (4.1+ to any SupportsPushDownCatalystFilters); its own state is unused: all is delegated.
-  extends FileScanBuilder(delegate.sparkSession, delegate.fileIndex, delegate.dataSchema) {
+// A FileScanBuilder by class because Spark 4.0 pushes Catalyst filters only to those
+// (4.1+ to any SupportsPushDownCatalystFilters); its own state is unused: all is delegated.
+    extends FileScanBuilder(delegate.sparkSession, delegate.fileIndex, delegate.dataSchema) {
 
   // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
   private var withheld = Seq.empty[Expression]

@@ -24,7 +24,7 @@ class BloomParquetTable(
     paths: Seq[String],
     userSpecifiedSchema: Option[StructType],
     val fallbackFileFormat: Class[_ <: FileFormat])
-  extends FileTable(sparkSession, options, paths, userSpecifiedSchema) {
+    extends FileTable(sparkSession, options, paths, userSpecifiedSchema) {
 
   // Validate before any file is listed.
   private val readOptions = BloomReadOptions.parse(options)
@@ -48,7 +48,7 @@ class BloomParquetTable(
     val bloom = scan.bloom
     // Spark builds the scan's Hadoop configuration from these options.
     val scanOptions = if (!bloom.enabled) merged
-      else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(bloom.sparkPushdown)).asJava)
+    else new CaseInsensitiveStringMap((merged.asCaseSensitiveMap.asScala ++ InTaskParquet.settings(bloom.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
       SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), scan,
       Option(merged.get(BloomParquetTable.KeySetNoteOption)))

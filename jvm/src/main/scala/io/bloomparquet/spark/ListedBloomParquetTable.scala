@@ -12,7 +12,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  */
 final class ListedBloomParquetTable(name: String, spark: SparkSession, options: CaseInsensitiveStringMap,
     index: PartitioningAwareFileIndex, relationSchema: StructType, fallback: Class[_ <: FileFormat])
-  extends BloomParquetTable(name, spark, options, index.rootPaths.map(_.toString), Some(relationSchema), fallback) {
+    extends BloomParquetTable(name, spark, options, index.rootPaths.map(_.toString), Some(relationSchema), fallback) {
 
   override lazy val fileIndex: PartitioningAwareFileIndex = index
 }

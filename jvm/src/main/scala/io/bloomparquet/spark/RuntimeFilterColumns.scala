@@ -22,7 +22,7 @@ object RuntimeFilterColumns {
   def data(fields: Seq[StructField], fileIndex: PartitioningAwareFileIndex, conf: => Configuration,
       settings: ReadSettings): Seq[StructField] = {
     val probeable = if (!settings.bloom.enabled || settings.bloom.mode != PruningMode.Plan) Seq.empty
-      else fields.filter(f => CatalystPredicates.supported(f.dataType))
+    else fields.filter(f => CatalystPredicates.supported(f.dataType))
     if (probeable.isEmpty) probeable
     else {
       val filtered = BloomColumns.in(fileIndex.allFiles(), conf, settings.bloom.useCache)

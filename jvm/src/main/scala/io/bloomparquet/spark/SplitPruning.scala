@@ -31,8 +31,9 @@ object SplitPruning {
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
     if (predicate == BloomPredicate.NoMatch) {
       // Nothing can match (`x = NULL`, a join whose other side is empty): no footer to read.
-      return PrunedSplits(Seq.empty, PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
-        pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
+      return PrunedSplits(Seq.empty,
+        PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
+          pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
     }
     val outcomes = site match {
       case PruningSite.Planning(spark) if settings.distributedThreshold.exists(keys.size >= _) =>

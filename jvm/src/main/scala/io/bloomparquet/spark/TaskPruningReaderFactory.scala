@@ -19,7 +19,7 @@ import org.apache.spark.util.SerializableConfiguration
  */
 final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate: BloomPredicate,
     conf: Broadcast[SerializableConfiguration], settings: ReadSettings)
-  extends PartitionReaderFactory {
+    extends PartitionReaderFactory {
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
@@ -44,7 +44,7 @@ final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate
 
 /** Spark's reader plus this task's own counters in its custom metrics. */
 private[spark] final class CountingReader[T](reader: PartitionReader[T], counts: Array[CustomTaskMetric])
-  extends PartitionReader[T] {
+    extends PartitionReader[T] {
   override def next(): Boolean = reader.next()
   override def get(): T = reader.get()
   override def close(): Unit = reader.close()

@@ -37,11 +37,11 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
     judged.get(path) match {
       case None => (Some(split), false)
       case Some(j) => current(path) match {
-        case Some((length, mtime, version)) if length != j.length || mtime != j.modificationTime || version != j.version =>
-          if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, length, mtime)), true) else (None, false)
-        // Unchanged, or gone: Spark's reader meets a missing file as it would (spark.sql.files.ignoreMissingFiles).
-        case _ => (Some(split), false)
-      }
+          case Some((length, mtime, version)) if length != j.length || mtime != j.modificationTime || version != j.version =>
+            if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, length, mtime)), true) else (None, false)
+          // Unchanged, or gone: Spark's reader meets a missing file as it would (spark.sql.files.ignoreMissingFiles).
+          case _ => (Some(split), false)
+        }
     }
   }
 

@@ -21,8 +21,9 @@ final case class FiltersTable(path: String) extends DriverTable {
     val conf = SparkCompat.newHadoopConf(spark)
     RetrofitJob.listFiles(path, conf).flatMap { file =>
       val (status, fmd) = StoredFilters.footer(file, conf)
-      StoredFilters.read(status, fmd, conf, (r, c) =>
-        fmd.getRow_groups.get(r).getColumns.get(c).getMeta_data.isSetBloom_filter_offset)
+      StoredFilters.read(status, fmd, conf,
+        (r, c) =>
+          fmd.getRow_groups.get(r).getColumns.get(c).getMeta_data.isSetBloom_filter_offset)
         .map(FiltersTable.row(file, _))
     }
   }
@@ -30,11 +31,11 @@ final case class FiltersTable(path: String) extends DriverTable {
 
 object FiltersTable {
   val schema: StructType = StructType(Seq(
-    StructField("file", StringType, nullable = false), StructField("row_group", IntegerType, nullable = false),
-    StructField("column", StringType, nullable = false), StructField("offset", LongType, nullable = false),
-    StructField("bytes", LongType), StructField("has_length", BooleanType, nullable = false),
-    StructField("num_bytes", IntegerType), StructField("estimated_ndv", DoubleType),
-    StructField("estimated_fpp", DoubleType), StructField("status", StringType, nullable = false)))
+      StructField("file", StringType, nullable = false), StructField("row_group", IntegerType, nullable = false),
+      StructField("column", StringType, nullable = false), StructField("offset", LongType, nullable = false),
+      StructField("bytes", LongType), StructField("has_length", BooleanType, nullable = false),
+      StructField("num_bytes", IntegerType), StructField("estimated_ndv", DoubleType),
+      StructField("estimated_fpp", DoubleType), StructField("status", StringType, nullable = false)))
 
   def apply(args: FunctionArgs): FiltersTable = {
     args.noMore(1)
@@ -51,8 +52,8 @@ object FiltersTable {
     def orNull[A](o: Option[A]): Any = o.getOrElse(null)
     val bytes = f.length.map(_.toLong).orElse(loaded.map(_.numBytes.toLong))
     new GenericInternalRow(Array[Any](UTF8String.fromString(file), f.rowGroup, UTF8String.fromString(f.path.mkString(".")),
-      f.offset, orNull(bytes), f.length.isDefined, orNull(loaded.map(_.numBytes)),
-      orNull(loaded.flatMap(l => FillEstimates.estimatedNdv(l.words))), orNull(loaded.map(l => FillEstimates.fpp(l.words))),
-      UTF8String.fromString(status)))
+        f.offset, orNull(bytes), f.length.isDefined, orNull(loaded.map(_.numBytes)),
+        orNull(loaded.flatMap(l => FillEstimates.estimatedNdv(l.words))), orNull(loaded.map(l => FillEstimates.fpp(l.words))),
+        UTF8String.fromString(status)))
   }
 }

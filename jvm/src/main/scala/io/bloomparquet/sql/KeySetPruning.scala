@@ -1,13 +1,11 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, V2Relation, isDynamicPruning,
-  isSubqueryRoot}
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, V2Relation, isDynamicPruning, isSubqueryRoot}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, EqualTo, Expression,
-  NamedExpression, PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, EqualTo, Expression, NamedExpression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -44,27 +42,27 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   }
 
   private def rewrite(plan: LogicalPlan, maxBytes: Long): LogicalPlan = plan.transformUp {
-      case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
-          if !pruned(left) && !pruned(right) =>
-        val keys = splitConjunctivePredicates(condition).collect {
-          case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
-          case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
-        }
-        def onLeft = keys.collectFirst {
-          case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcastRight) =>
+    case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
+        if !pruned(left) && !pruned(right) =>
+      val keys = splitConjunctivePredicates(condition).collect {
+        case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
+        case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
+      }
+      def onLeft = keys.collectFirst {
+        case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcastRight) =>
           j.withNewChildren(Seq(withKeys(l, left, right, r, maxBytes), right))
-        }
-        def onRight = keys.collectFirst {
-          case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcastLeft) =>
+      }
+      def onRight = keys.collectFirst {
+        case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcastLeft) =>
           j.withNewChildren(Seq(left, withKeys(r, right, left, l, maxBytes)))
-        }
-        onLeft.orElse(onRight).getOrElse(j)
-      case f @ Filter(condition, child) if !pruned(child) =>
-        splitConjunctivePredicates(condition).collectFirst {
-          case InListSubquery(key, keys) if worth(key, child, keys, maxBytes, hinted = false) =>
-            // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
-            f.copy(child = Filter(dynamicFilter(key, keys, keys.output.head, maxBytes), child))
-        }.getOrElse(f)
+      }
+      onLeft.orElse(onRight).getOrElse(j)
+    case f @ Filter(condition, child) if !pruned(child) =>
+      splitConjunctivePredicates(condition).collectFirst {
+        case InListSubquery(key, keys) if worth(key, child, keys, maxBytes, hinted = false) =>
+          // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
+          f.copy(child = Filter(dynamicFilter(key, keys, keys.output.head, maxBytes), child))
+      }.getOrElse(f)
   }
 
   private def side(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
@@ -103,11 +101,12 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
         case _ => false
       }
     case (a: Attribute, Filter(condition, child)) => !hasDynamicPruning(condition) && scanColumn(a, child)
-    case (a: AttributeReference, V2Relation(table, output)) => output.exists(_.exprId == a.exprId) && (table match {
-      // Only where a filter can prune: partition columns, columns with bloom filters in the files.
-      case t: BloomParquetTable => t.isRuntimeFilterColumn(a.name)
-      case _ => false
-    })
+    case (a: AttributeReference, V2Relation(table, output)) => output.exists(_.exprId == a.exprId) &&
+      (table match {
+        // Only where a filter can prune: partition columns, columns with bloom filters in the files.
+        case t: BloomParquetTable => t.isRuntimeFilterColumn(a.name)
+        case _ => false
+      })
     case _ => false
   }
 

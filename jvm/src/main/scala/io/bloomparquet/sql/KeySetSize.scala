@@ -1,8 +1,7 @@
 package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Deduplicate, Distinct, Filter, GlobalLimit, LocalLimit,
-  LocalRelation, LogicalPlan, Project, Repartition, RepartitionByExpression, Sample, Sort, SubqueryAlias, Union}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Deduplicate, Distinct, Filter, GlobalLimit, LocalLimit, LocalRelation, LogicalPlan, Project, Repartition, RepartitionByExpression, Sample, Sort, SubqueryAlias, Union}
 
 /**
  * The size of a key side whose rows sit in the driver, which Spark's statistics leave

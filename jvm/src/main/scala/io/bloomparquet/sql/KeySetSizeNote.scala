@@ -36,7 +36,7 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
         val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
         val prunesRight = joinType == Inner || joinType == LeftOuter
         j.withNewChildren(Seq(if (prunesLeft) noted(left, right, broadcastRight) else left,
-          if (prunesRight) noted(right, left, broadcastLeft) else right))
+            if (prunesRight) noted(right, left, broadcastLeft) else right))
       case f @ Filter(condition, child) if !filtered(child) =>
         splitConjunctivePredicates(condition).collectFirst {
           case InListSubquery(key, keys) if unsized(keys, maxBytes) && lookups.scanColumn(key, child) => f.copy(child = mark(child))

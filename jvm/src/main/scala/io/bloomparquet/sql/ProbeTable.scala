@@ -49,9 +49,9 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
             case FilterFound.Absent => "no filter"
             case _: FilterFound.Broken => "unreadable filter"
             case FilterFound.Loaded(filter, _) => probe match {
-              case _: Unknown => "may-contain"
-              case a: AnyOf => if (filter.mightContainAny(a.hashes)) "may-contain" else "excluded"
-            }
+                case _: Unknown => "may-contain"
+                case a: AnyOf => if (filter.mightContainAny(a.hashes)) "may-contain" else "excluded"
+              }
           }
           ProbeTable.row(file, f.rowGroup, leaf.path.mkString("."), result)
         }
@@ -72,8 +72,8 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
 
 object ProbeTable {
   val schema: StructType = StructType(Seq(
-    StructField("file", StringType, nullable = false), StructField("row_group", IntegerType, nullable = false),
-    StructField("column", StringType, nullable = false), StructField("result", StringType, nullable = false)))
+      StructField("file", StringType, nullable = false), StructField("row_group", IntegerType, nullable = false),
+      StructField("column", StringType, nullable = false), StructField("result", StringType, nullable = false)))
 
   def apply(args: FunctionArgs): ProbeTable = {
     args.noMore(3)
@@ -83,5 +83,5 @@ object ProbeTable {
 
   def row(file: String, rowGroup: Int, column: String, result: String): InternalRow =
     new GenericInternalRow(Array[Any](UTF8String.fromString(file), rowGroup, UTF8String.fromString(column),
-      UTF8String.fromString(result)))
+        UTF8String.fromString(result)))
 }

@@ -22,10 +22,10 @@ final case class RetrofitRelation(path: String, columns: Seq[String], fpp: Optio
 
 object RetrofitRelation {
   val schema: StructType = StructType(Seq(
-    StructField("path", StringType, nullable = false), StructField("status", StringType, nullable = false),
-    StructField("columns", StringType, nullable = false), StructField("chunks", IntegerType, nullable = false),
-    StructField("filter_bytes", LongType, nullable = false), StructField("file_bytes", LongType, nullable = false),
-    StructField("seconds", DoubleType, nullable = false)))
+      StructField("path", StringType, nullable = false), StructField("status", StringType, nullable = false),
+      StructField("columns", StringType, nullable = false), StructField("chunks", IntegerType, nullable = false),
+      StructField("filter_bytes", LongType, nullable = false), StructField("file_bytes", LongType, nullable = false),
+      StructField("seconds", DoubleType, nullable = false)))
 
   def apply(args: FunctionArgs): RetrofitRelation = {
     args.noMore(4)
@@ -34,8 +34,8 @@ object RetrofitRelation {
   }
 
   def row(r: RetrofitResult): InternalRow = new GenericInternalRow(Array[Any](UTF8String.fromString(r.path),
-    UTF8String.fromString(r.status), UTF8String.fromString(r.columns.mkString(",")), r.chunks, r.filterBytes,
-    r.fileBytes, r.seconds))
+      UTF8String.fromString(r.status), UTF8String.fromString(r.columns.mkString(",")), r.chunks, r.filterBytes,
+      r.fileBytes, r.seconds))
 }
 
 /** Runs the retrofit job when the query executes; its rows are the per-file results. */

@@ -29,9 +29,10 @@ object SqlFunctions {
       args => {
         FunctionArgs("bloomparquet_kernel", args).noMore(0)
         val schema = StructType(Seq(StructField("kernel", StringType, nullable = false),
-          StructField("reason", StringType, nullable = false)))
-        LocalRelation(SparkCompat.toAttributes(schema), Seq(InternalRow(
-          UTF8String.fromString(SbbfKernels.get().name), UTF8String.fromString(SbbfKernels.reason()))))
+            StructField("reason", StringType, nullable = false)))
+        LocalRelation(SparkCompat.toAttributes(schema),
+          Seq(InternalRow(
+              UTF8String.fromString(SbbfKernels.get().name), UTF8String.fromString(SbbfKernels.reason()))))
       })
   )
 }

@@ -26,16 +26,18 @@ object StoredFilters {
   /** The filters of the chunks (row group, column index) `wanted` selects, in footer order; chunks with no filter offset read as Absent. */
   def read(status: FileStatus, fmd: FileMetaData, conf: Configuration, wanted: (Int, Int) => Boolean): Seq[StoredFilter] = {
     val chunks = fmd.getRow_groups.asScala.toIndexedSeq.zipWithIndex.flatMap { case (rg, r) =>
-      rg.getColumns.asScala.toIndexedSeq.zipWithIndex.collect { case (c, i) if wanted(r, i) =>
-        val md = c.getMeta_data
-        val offset = if (md.isSetBloom_filter_offset) md.getBloom_filter_offset else -1L
-        val length = if (md.isSetBloom_filter_length) Some(md.getBloom_filter_length) else None
-        (r, i, md.getPath_in_schema.asScala.toSeq, offset, length, c.isSetCrypto_metadata)
+      rg.getColumns.asScala.toIndexedSeq.zipWithIndex.collect {
+        case (c, i) if wanted(r, i) =>
+          val md = c.getMeta_data
+          val offset = if (md.isSetBloom_filter_offset) md.getBloom_filter_offset else -1L
+          val length = if (md.isSetBloom_filter_length) Some(md.getBloom_filter_length) else None
+          (r, i, md.getPath_in_schema.asScala.toSeq, offset, length, c.isSetCrypto_metadata)
       }
     }
     // A plaintext footer's encrypted columns: their filters are sealed, and these functions hold no keys.
     val (sealedChunks, plain) = chunks.partition(_._6)
-    val reads = if (plain.isEmpty) Nil else {
+    val reads = if (plain.isEmpty) Nil
+    else {
       val in = HadoopInputFile.fromStatus(status, conf).newStream()
       try BloomFilterReader.readMany(in, status.getLen,
           plain.map { case (_, _, _, o, l, _) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())

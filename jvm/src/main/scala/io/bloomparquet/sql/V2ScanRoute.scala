@@ -78,7 +78,7 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     val partitionColumns = AttributeSet(rel.output.filter(a => rel.partitionSchema.fieldNames.exists(resolver(_, a.name))))
     condition.toSeq.flatMap(splitConjunctivePredicates).filter { e =>
       e.deterministic && !SubqueryExpression.hasSubquery(e) && e.references.nonEmpty &&
-        e.references.subsetOf(partitionColumns)
+      e.references.subsetOf(partitionColumns)
     }
   }
 }

@@ -7,8 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 import io.bloomparquet.schema.ColumnResolver
-import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
-  ColumnChunk, FileMetaData, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
+import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, ColumnChunk, FileMetaData, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
 
 /** A filter for the column chunk `column` (index in the row group's column list) of row group `rowGroup`. */
 final case class ChunkBloom(rowGroup: Int, column: Int, filter: SplitBlockBloomFilter)
@@ -40,7 +39,8 @@ object FilterTail {
   def chunkEnd(c: ColumnChunk): Long = {
     val md = c.getMeta_data
     val start = if (md.isSetDictionary_page_offset && md.getDictionary_page_offset > 0)
-      math.min(md.getDictionary_page_offset, md.getData_page_offset) else md.getData_page_offset
+      math.min(md.getDictionary_page_offset, md.getData_page_offset)
+    else md.getData_page_offset
     start + md.getTotal_compressed_size
   }
 

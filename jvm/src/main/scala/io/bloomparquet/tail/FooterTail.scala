@@ -48,18 +48,20 @@ object FooterTail {
    */
   def read(in: SeekableInputStream, fileLength: Long, speculative: Long): Option[FooterTail] =
     try readRaw(in, fileLength, speculative, MaxFooterBytes).toOption.flatMap { raw =>
-      // A plaintext footer of an encrypted file needs parquet-java's decryption setup.
-      if (raw.fmd.isSetEncryption_algorithm || raw.fmd.isSetFooter_signing_key_metadata) None
-      else Some(FooterTail(converter.fromParquetMetadata(raw.fmd), raw.footerStart, new TailStream(raw.bytes, raw.start, in)))
-    } catch { case NonFatal(_) => None }
+        // A plaintext footer of an encrypted file needs parquet-java's decryption setup.
+        if (raw.fmd.isSetEncryption_algorithm || raw.fmd.isSetFooter_signing_key_metadata) None
+        else Some(FooterTail(converter.fromParquetMetadata(raw.fmd), raw.footerStart, new TailStream(raw.bytes, raw.start, in)))
+      }
+    catch { case NonFatal(_) => None }
 
   /** The file tools' read: the thrift footer and the file position where it starts. */
   def readThrift(fs: FileSystem, status: FileStatus): (FileMetaData, Long) = {
     val in = HadoopStreams.wrap(fs.open(status.getPath))
     try readRaw(in, status.getLen, InitialRead, Int.MaxValue) match {
-      case Left(e) => throw new IllegalArgumentException(s"${status.getPath}: $e")
-      case Right(raw) => (raw.fmd, raw.footerStart)
-    } finally in.close()
+        case Left(e) => throw new IllegalArgumentException(s"${status.getPath}: $e")
+        case Right(raw) => (raw.fmd, raw.footerStart)
+      }
+    finally in.close()
   }
 
   /** Bytes the file tools read from the end first: most footers and their length fit. */

@@ -56,14 +56,14 @@ object BloomWriteOptions {
   def resolve(name: String, schema: StructType, caseSensitive: Boolean, timestampType: String): Seq[String] = {
     val parts = ColumnName.parse(name).getOrElse(fail(s"option '$Columns': cannot parse column name '$name'"))
     val SparkColumn(path, leaf) = ColumnResolver.spark(schema, parts, caseSensitive).fold({
-      case Unresolved.NotAStruct(at) =>
-        fail(s"option '$Columns': '$name' goes inside ${at.mkString(".")}, which is not a struct " +
-          "(arrays and maps are not supported)")
-      case Unresolved.Missing(at, fields) =>
-        fail(s"option '$Columns': unknown column '$name'; the columns are ${fields.mkString(", ")}" +
-          (if (at.isEmpty) " (partition columns are not stored in the files)" else ""))
-      case Unresolved.Ambiguous(_, matches) => fail(s"option '$Columns': '$name' is ambiguous: ${matches.mkString(", ")}")
-    }, identity)
+        case Unresolved.NotAStruct(at) =>
+          fail(s"option '$Columns': '$name' goes inside ${at.mkString(".")}, which is not a struct " +
+            "(arrays and maps are not supported)")
+        case Unresolved.Missing(at, fields) =>
+          fail(s"option '$Columns': unknown column '$name'; the columns are ${fields.mkString(", ")}" +
+            (if (at.isEmpty) " (partition columns are not stored in the files)" else ""))
+        case Unresolved.Ambiguous(_, matches) => fail(s"option '$Columns': '$name' is ambiguous: ${matches.mkString(", ")}")
+      }, identity)
     val desc = s"option '$Columns': column '$name' has type ${leaf.simpleString}"
     leaf match {
       case ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType | DateType |
@@ -77,7 +77,7 @@ object BloomWriteOptions {
       case _: StructType => fail(s"$desc: name its fields instead, e.g. '$name.${leaf.asInstanceOf[StructType].fieldNames.head}'")
       case _: ArrayType | _: MapType => fail(s"$desc: arrays and maps are not supported (only struct fields)")
       case _ => fail(s"$desc, which is not supported; supported: byte, short, int, long, float, double, decimal, " +
-        "string, binary, date, timestamp (not INT96), timestamp_ntz, and those inside structs")
+          "string, binary, date, timestamp (not INT96), timestamp_ntz, and those inside structs")
     }
     path
   }

@@ -73,7 +73,8 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
 object BloomWriteSupport {
   /** Every column must be a leaf of a type with a bloom filter hash; validation on the driver should make this hold. */
   def checkLeaves(schema: MessageType, columns: Seq[BloomColumn]): Unit = columns.foreach { c =>
-    val leaf = try Some(schema.getType(c.path: _*)) catch { case _: Exception => None }
+    val leaf = try Some(schema.getType(c.path: _*))
+    catch { case _: Exception => None }
     leaf match {
       case Some(t) if t.isPrimitive =>
         val p = t.asPrimitiveType().getPrimitiveTypeName

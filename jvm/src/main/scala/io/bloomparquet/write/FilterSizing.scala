@@ -1,7 +1,5 @@
 package io.bloomparquet.write
 
-
-
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 
 /**

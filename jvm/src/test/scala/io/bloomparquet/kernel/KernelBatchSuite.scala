@@ -20,23 +20,24 @@ class KernelBatchSuite extends KernelSuite {
   }
 
   // 8 MiB: past ScalarSbbfKernel.GROUP_MIN_WORDS, the grouped path.
-  for (name <- kernelNames; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20)) test(s"$name checkAll/checkAny on $numBytes bytes == check, any range") {
-    val k = kernel(name)
-    val words = filled(numBytes, numBytes.toLong)
-    val random = new SplittableRandom(numBytes.toLong + 1)
-    val hashes = Array.fill(200)(random.nextLong())
-    // Make some probes present so checkAny also returns true.
-    for (i <- 0 until 200 by 7) k.insert(words, hashes(i))
-    val expected = hashes.map(h => SbbfKernels.scalar().check(words, h))
-    for (from <- Seq(0, 1, 5, 16, 17); len <- Seq(0, 1, 15, 16, 17, 31, 32, 33, 100)) {
-      val out = new Array[Boolean](len)
-      k.checkAll(words, hashes, from, from + len, out)
-      assertEquals(out.toSeq, expected.slice(from, from + len).toSeq, s"from $from len $len")
-      assertEquals(k.checkAny(words, hashes, from, from + len), expected.slice(from, from + len).contains(true))
+  for (name <- kernelNames; numBytes <- Seq(32, 96, 4096, 1 << 16, 8 << 20))
+    test(s"$name checkAll/checkAny on $numBytes bytes == check, any range") {
+      val k = kernel(name)
+      val words = filled(numBytes, numBytes.toLong)
+      val random = new SplittableRandom(numBytes.toLong + 1)
+      val hashes = Array.fill(200)(random.nextLong())
+      // Make some probes present so checkAny also returns true.
+      for (i <- 0 until 200 by 7) k.insert(words, hashes(i))
+      val expected = hashes.map(h => SbbfKernels.scalar().check(words, h))
+      for (from <- Seq(0, 1, 5, 16, 17); len <- Seq(0, 1, 15, 16, 17, 31, 32, 33, 100)) {
+        val out = new Array[Boolean](len)
+        k.checkAll(words, hashes, from, from + len, out)
+        assertEquals(out.toSeq, expected.slice(from, from + len).toSeq, s"from $from len $len")
+        assertEquals(k.checkAny(words, hashes, from, from + len), expected.slice(from, from + len).contains(true))
+      }
+      val absent = hashes.indices.filterNot(expected).map(hashes).toArray
+      assert(!k.checkAny(words, absent, 0, absent.length))
     }
-    val absent = hashes.indices.filterNot(expected).map(hashes).toArray
-    assert(!k.checkAny(words, absent, 0, absent.length))
-  }
 
   for (name <- kernelNames) test(s"$name insertAll with duplicate blocks in one group == single inserts") {
     val k = kernel(name)

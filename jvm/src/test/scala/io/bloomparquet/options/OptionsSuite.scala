@@ -107,9 +107,9 @@ class OptionsSuite extends munit.FunSuite {
 
   test("reads and writes accept each other's keys; retrofit-only keys are refused there") {
     assertEquals(read("bloom.columns" -> "id", "bloom.fpp.id" -> "0.1", "bloom.ndv.id" -> "5", "bloom.sizing" -> "fold",
-      "bloom.fold.maxNdv" -> "10", "bloom.fpp" -> "0.2"), read())
+        "bloom.fold.maxNdv" -> "10", "bloom.fpp" -> "0.2"), read())
     assertEquals(write("bloom.columns" -> "id", "bloom.mode" -> "task", "bloom.cache" -> "false", "bloom.cacheMb" -> "0",
-      "bloom.enabled" -> "false", "bloom.planningParallelism" -> "2", "bloom.sparkPushdown" -> "all"), write("bloom.columns" -> "id"))
+        "bloom.enabled" -> "false", "bloom.planningParallelism" -> "2", "bloom.sparkPushdown" -> "all"), write("bloom.columns" -> "id"))
     assert(error(read("bloom.overwrite" -> "true")).contains("option 'bloom.overwrite' is a retrofit option, not a read/write option"))
     assert(error(OptionValidator.validate(Map("bloom.mode" -> "plan"), Seq(Scope.Retrofit))).contains("is a read option"))
   }
@@ -133,7 +133,7 @@ class OptionsSuite extends munit.FunSuite {
     val int96 = error(BloomWriteOptions.parse(Map("bloom.columns" -> "ts"), schema, caseSensitive = false, timestampType = "INT96"))
     assert(int96.contains("spark.sql.parquet.outputTimestampType"))
     assert(error(BloomWriteOptions.parse(Map("bloom.columns" -> "email"), schema, caseSensitive = true, timestampType = "INT96"))
-      .contains("unknown column 'email'"))
+        .contains("unknown column 'email'"))
   }
 
   test("retrofit checks its arguments against the same entries") {

@@ -23,11 +23,12 @@ class ReadSettingsSuite extends munit.FunSuite {
 
   test("defaults: the registry's read options and Spark's own session defaults") {
     val spark = new SQLConf
-    assertEquals(resolve(Map.empty), ReadSettings(
-      BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 16, SparkPushdown.Safe,
-        earlyStop = true),
-      caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, distributedThreshold = None,
-      fieldIdRead = spark.parquetFieldIdReadEnabled))
+    assertEquals(resolve(Map.empty),
+      ReadSettings(
+        BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 16, SparkPushdown.Safe,
+          earlyStop = true),
+        caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, distributedThreshold = None,
+        fieldIdRead = spark.parquetFieldIdReadEnabled))
     // Each registry default is what the settings hold without options.
     val bloom = resolve(Map.empty).bloom
     assertEquals(bloom.enabled, OptionRegistry.Enabled.default.get)
@@ -40,9 +41,10 @@ class ReadSettingsSuite extends munit.FunSuite {
 
   test("every read option given reaches the settings, typed; keys without case") {
     val s = resolve(Map("bloom.enabled" -> "false", "BLOOM.MODE" -> "task", "bloom.cache" -> "false",
-      "bloom.planningParallelism" -> "3", "bloom.EarlyStop" -> "false", "bloom.sparkPushdown" -> "all"))
-    assertEquals(s.bloom, BloomReadOptions(enabled = false, PruningMode.Task, useCache = false, 3, SparkPushdown.All,
-      earlyStop = false))
+        "bloom.planningParallelism" -> "3", "bloom.EarlyStop" -> "false", "bloom.sparkPushdown" -> "all"))
+    assertEquals(s.bloom,
+      BloomReadOptions(enabled = false, PruningMode.Task, useCache = false, 3, SparkPushdown.All,
+        earlyStop = false))
     // A new read option must be added to this test (and to tests/test_read_option_routes.py's table).
     assertEquals(OptionRegistry.inScope(Scope.Read).map(_.key),
       Seq("bloom.enabled", "bloom.mode", "bloom.cache", "bloom.planningParallelism", "bloom.earlyStop", "bloom.sparkPushdown"))

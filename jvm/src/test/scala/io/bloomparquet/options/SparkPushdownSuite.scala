@@ -9,9 +9,10 @@ class SparkPushdownSuite extends munit.FunSuite {
 
   // Top-level `a.b` next to struct `a` with field `b`, and one plain column of each kind.
   private val schema = StructType(Seq(
-    StructField("id", LongType), StructField("d", DecimalType(10, 2)), StructField("t", TimestampType),
-    StructField("s", StringType), StructField("f", DoubleType), StructField("bin", BinaryType),
-    StructField("a.b", LongType), StructField("flag", BooleanType), StructField("a", StructType(Seq(StructField("b", LongType), StructField("c", IntegerType))))))
+      StructField("id", LongType), StructField("d", DecimalType(10, 2)), StructField("t", TimestampType),
+      StructField("s", StringType), StructField("f", DoubleType), StructField("bin", BinaryType),
+      StructField("a.b", LongType), StructField("flag", BooleanType),
+      StructField("a", StructType(Seq(StructField("b", LongType), StructField("c", IntegerType))))))
   private def attr(name: String) = AttributeReference(name, schema(name).dataType)()
   private val (id, d, t, s, f, bin) = (attr("id"), attr("d"), attr("t"), attr("s"), attr("f"), attr("bin"))
   private val (dotted, a) = (attr("a.b"), attr("a"))
@@ -31,7 +32,8 @@ class SparkPushdownSuite extends munit.FunSuite {
 
   test("safe withholds strings, floats, timestamps, binary, dotted paths and anything not on the list") {
     val str = Literal(UTF8String.fromBytes(Array(0xc3.toByte, 0x28)), StringType)
-    Seq(EqualTo(s, str), In(s, Seq(str)), EqualTo(f, Literal(0.0)), LessThan(t, Literal(500L, TimestampType)), EqualTo(bin, Literal(Array[Byte](1))),
+    Seq(EqualTo(s, str), In(s, Seq(str)), EqualTo(f, Literal(0.0)), LessThan(t, Literal(500L, TimestampType)),
+      EqualTo(bin, Literal(Array[Byte](1))),
       EqualTo(dotted, Literal(1L)), EqualTo(ab, Literal(1L)), IsNull(dotted),
       EqualTo(Add(id, Literal(1L)), Literal(2L)), id, EqualTo(id, Add(id, Literal(1L))), In(id, Seq(id)),
       And(EqualTo(id, Literal(1L)), EqualTo(s, str)), Or(EqualTo(id, Literal(1L)), EqualTo(f, Literal(0.0))))
@@ -44,7 +46,8 @@ class SparkPushdownSuite extends munit.FunSuite {
     Seq(sources.EqualTo("id", 1L), sources.In("id", Array(1L)), sources.IsNotNull("t"), sources.IsNull("s"),
       sources.EqualTo("a.c", 1), sources.Not(sources.And(sources.EqualTo("id", 1L), sources.GreaterThan("d", 1))))
       .foreach(e => assert(safeSource(e), e))
-    Seq(sources.EqualTo("s", "x"), sources.EqualTo("f", 0.0), sources.LessThan("t", new java.sql.Timestamp(0)), sources.EqualTo("`a.b`", 1L), sources.EqualTo("a.b", 1L),
+    Seq(sources.EqualTo("s", "x"), sources.EqualTo("f", 0.0), sources.LessThan("t", new java.sql.Timestamp(0)),
+      sources.EqualTo("`a.b`", 1L), sources.EqualTo("a.b", 1L),
       sources.EqualTo("nope", 1L), sources.StringStartsWith("s", "x"), sources.Or(sources.EqualTo("id", 1L), sources.EqualTo("s", "x")))
       .foreach(e => assert(!safeSource(e), e))
   }
@@ -58,7 +61,7 @@ class SparkPushdownSuite extends munit.FunSuite {
   test("ambiguous dotted paths are found at any depth and without case") {
     assertEquals(SparkPushdown.ambiguousPaths(schema), Set("a.b"))
     val deep = StructType(Seq(StructField("X.y.z", IntegerType),
-      StructField("x", StructType(Seq(StructField("Y", StructType(Seq(StructField("z", IntegerType)))))))))
+        StructField("x", StructType(Seq(StructField("Y", StructType(Seq(StructField("z", IntegerType)))))))))
     assertEquals(SparkPushdown.ambiguousPaths(deep), Set("x.y.z"))
   }
 }

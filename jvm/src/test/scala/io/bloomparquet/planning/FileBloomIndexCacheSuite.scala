@@ -33,13 +33,14 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
     val index = new FileBloomIndex(footerOf(path))
     val in = input.newStream()
     try index.footer.getBlocks.asScala.zipWithIndex.foreach { case (block, rg) =>
-      block.getColumns.asScala.zipWithIndex.foreach { case (chunk, c) =>
-        BloomFilterReader.read(in, input.getLength, chunk) match {
-          case read @ FilterFound.Loaded(f, _) => index.addFilter(rg, c, read); index.fillFpp(rg, c, f)
-          case other => index.addFilter(rg, c, other)
+        block.getColumns.asScala.zipWithIndex.foreach { case (chunk, c) =>
+          BloomFilterReader.read(in, input.getLength, chunk) match {
+            case read @ FilterFound.Loaded(f, _) => index.addFilter(rg, c, read); index.fillFpp(rg, c, f)
+            case other => index.addFilter(rg, c, other)
+          }
         }
       }
-    } finally in.close()
+    finally in.close()
     index
   }
 
@@ -92,7 +93,8 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
   /** A file's footer as planning parses it (through the suite's one configuration). */
   private def footerOf(path: NioPath) = {
     val reader = org.apache.parquet.hadoop.ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path.toUri), conf))
-    try reader.getFooter finally reader.close()
+    try reader.getFooter
+    finally reader.close()
   }
 
   /** A wider file: 8 int64 and 8 string columns, filters on all, Spark-like schema JSON in the key-values. */
@@ -101,21 +103,23 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
     val schema = MessageTypeParser.parseMessageType(cols.mkString("message m { ", " ", " }"))
     val path = Files.createDirectories(dir.resolve("wide")).resolve("wide.parquet")
     Files.deleteIfExists(path)
-    val json = (0 until 8).map(i => s"""{"name":"i$i","type":"long","nullable":false,"metadata":{}},""" +
-      s"""{"name":"s$i","type":"string","nullable":false,"metadata":{}}""").mkString("""{"type":"struct","fields":[""", ",", "]}")
+    val json = (0 until 8).map(i =>
+      s"""{"name":"i$i","type":"long","nullable":false,"metadata":{}},""" +
+        s"""{"name":"s$i","type":"string","nullable":false,"metadata":{}}""").mkString("""{"type":"struct","fields":[""", ",", "]}")
     val builder = (0 until 8).foldLeft(ExampleParquetWriter.builder(new Path(path.toUri)).withType(schema)
-      .withRowGroupSize(16L * 1024).withPageSize(4096)
-      .withExtraMetaData(Map("org.apache.spark.sql.parquet.row.metadata" -> json).asJava)) { (b, i) =>
+        .withRowGroupSize(16L * 1024).withPageSize(4096)
+        .withExtraMetaData(Map("org.apache.spark.sql.parquet.row.metadata" -> json).asJava)) { (b, i) =>
       b.withBloomFilterEnabled(s"i$i", true).withBloomFilterNDV(s"i$i", 500L)
         .withBloomFilterEnabled(s"s$i", true).withBloomFilterNDV(s"s$i", 500L)
     }
     val writer = builder.build()
     val g = new SimpleGroupFactory(schema)
     try for (r <- 0 until 6000) {
-      val row = g.newGroup()
-      for (i <- 0 until 8) row.append(s"i$i", r * 31L + i).append(s"s$i", f"value-$i-${r * 7919 % 100000}%08d")
-      writer.write(row)
-    } finally writer.close()
+        val row = g.newGroup()
+        for (i <- 0 until 8) row.append(s"i$i", r * 31L + i).append(s"s$i", f"value-$i-${r * 7919 % 100000}%08d")
+        writer.write(row)
+      }
+    finally writer.close()
     path
   }
 

@@ -27,7 +27,8 @@ class FooterTailSuite extends munit.FunSuite {
   private def withStream[T](path: NioPath)(body: (org.apache.parquet.io.SeekableInputStream, Long) => T): T = {
     val in = HadoopInputFile.fromPath(new Path(s"slow://$path"), conf)
     val stream = in.newStream()
-    try body(stream, in.getLength) finally stream.close()
+    try body(stream, in.getLength)
+    finally stream.close()
   }
 
   test("one read of the tail gives parquet-java's footer; a short guess takes exactly one more") {
@@ -56,7 +57,7 @@ class FooterTailSuite extends munit.FunSuite {
       check(len - 100, 100)
       check(200, 1000)
       assertEquals(gets(), 1L)
-      check(4, 100)   // before the tail
+      check(4, 100) // before the tail
       check(150, 100) // straddles its start
       assertEquals(gets(), 3L)
     }
@@ -84,7 +85,9 @@ class FooterTailSuite extends munit.FunSuite {
     val (fmd, start) = FooterTail.readThrift(fs, fs.getFileStatus(local))
     assertEquals(start, SmallParquet.footerStart(bytes))
     assertEquals(fmd.getRow_groups.size, SmallParquet.footer(file).getBlocks.size)
-    val encrypted = SmallParquet.damaged(file, "encrypted-magic")(b => { val c = b.clone(); "PARE".getBytes("US-ASCII").copyToArray(c, c.length - 4); c })
+    val encrypted = SmallParquet.damaged(file, "encrypted-magic")(b => {
+      val c = b.clone(); "PARE".getBytes("US-ASCII").copyToArray(c, c.length - 4); c
+    })
     val path = new Path(encrypted.toUri)
     val e = intercept[IllegalArgumentException](FooterTail.readThrift(fs, fs.getFileStatus(path)))
     assert(e.getMessage.contains(path.toString) && e.getMessage.contains("encrypted footer"), e.getMessage)

@@ -12,7 +12,7 @@ class PartitionKeysSuite extends munit.FunSuite {
     override def children(): Array[Expression] = Array.empty
   }
   private val schema = StructType(Seq(StructField("Day", IntegerType), StructField("region", StringType),
-    StructField("rate", DoubleType)))
+      StructField("rate", DoubleType)))
   private def in(column: String, values: (Any, DataType)*): Predicate =
     new Predicate("IN", (Expressions.column(column) +: values.map { case (v, t) => new Lit(v, t): Expression }).toArray)
   private def row(day: Any, region: String): InternalRow =
@@ -20,7 +20,7 @@ class PartitionKeysSuite extends munit.FunSuite {
 
   test("a file is kept when every filtered partition column holds one of the keys; null never matches") {
     val keys = PartitionKeys.fromPredicates(Seq(in("day", (1, IntegerType), (3, IntegerType), (null, IntegerType)),
-      in("REGION", (UTF8String.fromString("eu"), StringType))), schema, caseSensitive = false).get
+        in("REGION", (UTF8String.fromString("eu"), StringType))), schema, caseSensitive = false).get
     assert(keys.keeps(row(1, "eu")))
     assert(keys.keeps(row(3, "eu")))
     assert(!keys.keeps(row(2, "eu")))
@@ -31,7 +31,7 @@ class PartitionKeysSuite extends munit.FunSuite {
 
   test("two filters on one column intersect; an empty key set keeps nothing") {
     val both = PartitionKeys.fromPredicates(Seq(in("Day", (1, IntegerType), (2, IntegerType)),
-      in("Day", (2, IntegerType))), schema, caseSensitive = true).get
+        in("Day", (2, IntegerType))), schema, caseSensitive = true).get
     assert(!both.keeps(row(1, "eu")) && both.keeps(row(2, "eu")))
     assert(!PartitionKeys.fromPredicates(Seq(in("Day")), schema, caseSensitive = true).get.keeps(row(1, "eu")))
   }

@@ -68,8 +68,8 @@ class ProbePayoffSuite extends munit.FunSuite {
 
   /** `rowGroups` probed row groups of one sizing: rate `fpp`, `n` values each, `pruned` of them pruned. */
   private def probed(rowGroups: Int, fpp: Double, n: Int, pruned: Int = 0, filterBytes: Long = 1 << 20,
-      dataBytes: Long = 8 << 20): Tally =
-    (0 until rowGroups).map(i => ProbePayoff.rowGroup(ProbePayoff.exclusionChance(fpp, n), i < pruned, filterBytes,
+      dataBytes: Long = 8 << 20): Tally = (0 until rowGroups).map(i =>
+    ProbePayoff.rowGroup(ProbePayoff.exclusionChance(fpp, n), i < pruned, filterBytes,
       dataBytes)).foldLeft(Tally())(_ + _)
 
   test("cannot pay off: 20,000 values at 0.1 % or 1,000 at 1 %, once enough row groups agree") {

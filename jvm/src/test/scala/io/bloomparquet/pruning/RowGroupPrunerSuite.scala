@@ -35,7 +35,7 @@ class RowGroupPrunerSuite extends munit.FunSuite {
       .withBloomFilterEnabled("name", true).withBloomFilterNDV("name", rowsPerGroup.toLong).build()
     val g = new SimpleGroupFactory(schema)
     try for (r <- 0 until rowsPerGroup * groups) writer.write(g.newGroup().append("key", key(r)).append("seq", r.toLong)
-      .append("name", name(r)))
+          .append("name", name(r)))
     finally writer.close()
     path
   }
@@ -46,16 +46,21 @@ class RowGroupPrunerSuite extends munit.FunSuite {
       val blocks = reader.getFooter.getBlocks.asScala.toIndexedSeq
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = false)
       val filters = RowGroupPruner.filtersWanted(compiled, blocks).map { case (rg, c) =>
-        (rg, c) -> (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
-          case FilterFound.Loaded(f, _) => Some(f)
-          case _ => None
-        })
+        (rg, c) ->
+          (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
+            case FilterFound.Loaded(f, _) => Some(f)
+            case _ => None
+          })
       }.toMap
       val verdicts = RowGroupPruner.decide(compiled, blocks, (rg, c) => filters.getOrElse((rg, c), None))
       var row = 0
-      val keys = blocks.map { b => val ks = (row until row + b.getRowCount.toInt).map(r => key(r)).toSet; row += b.getRowCount.toInt; ks }
+      val keys = blocks.map { b =>
+        val ks = (row until row + b.getRowCount.toInt).map(r => key(r)).toSet; row += b.getRowCount.toInt; ks
+      }
       row = 0
-      val seqs = blocks.map { b => val ss = (row until row + b.getRowCount.toInt).map(_.toLong).toSet; row += b.getRowCount.toInt; ss }
+      val seqs = blocks.map { b =>
+        val ss = (row until row + b.getRowCount.toInt).map(_.toLong).toSet; row += b.getRowCount.toInt; ss
+      }
       (verdicts, keys, seqs)
     }
   }

@@ -12,7 +12,7 @@ class RuntimeFiltersSuite extends munit.FunSuite {
     override def children(): Array[Expression] = Array.empty
   }
   private val schema = StructType(Seq(StructField("Id", LongType), StructField("name", StringType),
-    StructField("tags", ArrayType(StringType))))
+      StructField("tags", ArrayType(StringType))))
   private def in(column: String, values: (Any, DataType)*): Predicate =
     new Predicate("IN", (Expressions.column(column) +: values.map { case (v, t) => new Lit(v, t): Expression }).toArray)
 
@@ -22,7 +22,8 @@ class RuntimeFiltersSuite extends munit.FunSuite {
     assertEquals(RuntimeFilters.convert(in("Id", (null, LongType)), schema, caseSensitive = true), Some(BloomPredicate.NoMatch))
     val s = UTF8String.fromString("a")
     assertEquals(RuntimeFilters.fromPredicates(Seq(in("id", (2L, LongType)), in("NAME", (s, StringType))), schema,
-      caseSensitive = false), Some(AllOf(Seq(ColumnIn(Seq("Id"), LongType, IndexedSeq(2L)), ColumnIn(Seq("name"), StringType, IndexedSeq(s))))))
+        caseSensitive = false),
+      Some(AllOf(Seq(ColumnIn(Seq("Id"), LongType, IndexedSeq(2L)), ColumnIn(Seq("name"), StringType, IndexedSeq(s))))))
   }
 
   test("anything else keeps every row group") {

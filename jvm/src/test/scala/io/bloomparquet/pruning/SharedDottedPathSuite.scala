@@ -37,10 +37,11 @@ class SharedDottedPathSuite extends munit.FunSuite {
       .withBloomFilterEnabled("a.b", true).withBloomFilterEnabled("id", true).build()
     val g = new SimpleGroupFactory(schema)
     try for (i <- 0 until 1000) {
-      val row = g.newGroup().append("id", 2L * i).append("a.b", 1000L + i)
-      row.addGroup("a").append("b", i.toLong)
-      writer.write(row)
-    } finally writer.close()
+        val row = g.newGroup().append("id", 2L * i).append("a.b", 1000L + i)
+        row.addGroup("a").append("b", i.toLong)
+        writer.write(row)
+      }
+    finally writer.close()
     path
   }
 
@@ -49,11 +50,13 @@ class SharedDottedPathSuite extends munit.FunSuite {
     Using.resources(ParquetFileReader.open(input), input.newStream()) { (reader, in) =>
       val blocks = reader.getFooter.getBlocks.asScala.toIndexedSeq
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = true)
-      val filters = blocks.indices.flatMap(rg => blocks(rg).getColumns.asScala.indices.map(c => (rg, c) ->
-        (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
-          case FilterFound.Loaded(f, _) => Some(f)
-          case _ => None
-        }))).toMap
+      val filters = blocks.indices.flatMap(rg =>
+        blocks(rg).getColumns.asScala.indices.map(c =>
+          (rg, c) ->
+            (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
+              case FilterFound.Loaded(f, _) => Some(f)
+              case _ => None
+            }))).toMap
       assert(filters.values.count(_.nonEmpty) == 3, "parquet-java wrote a filter for id, `a.b` and a.b")
       (RowGroupPruner.decide(compiled, blocks, (rg, c) => filters((rg, c))).head, compiled)
     }

@@ -13,7 +13,9 @@ class SplitPlannerSuite extends munit.FunSuite {
 
   /** The row groups parquet-java would read for a range: midpoint inside. */
   private def selected(range: (Long, Long)): Seq[Int] =
-    spans.indices.filter { i => val m = spans(i).midpoint; m >= range._1 && m < range._1 + range._2 }
+    spans.indices.filter { i =>
+      val m = spans(i).midpoint; m >= range._1 && m < range._1 + range._2
+    }
 
   test("everything kept: the split itself; nothing kept: no split") {
     assertEquals(exact(spans, _ => true, 0, 1000), Seq((0L, 1000L)))
@@ -40,7 +42,9 @@ class SplitPlannerSuite extends munit.FunSuite {
     val cuts = Seq(0L, 50L, 60L, 154L, 155L, 254L, 300L, 1000L)
     for (mask <- 0 until 16; a <- cuts; b <- cuts if b > a) {
       val keep = (i: Int) => (mask & (1 << i)) != 0
-      val owned = spans.indices.filter { i => val m = spans(i).midpoint; m >= a && m < b }
+      val owned = spans.indices.filter { i =>
+        val m = spans(i).midpoint; m >= a && m < b
+      }
       val got = exact(spans, keep, a, b - a).flatMap(selected)
       assertEquals(got, owned.filter(keep), s"mask=$mask split=[$a,$b)")
     }
@@ -74,7 +78,9 @@ class SplitPlannerSuite extends munit.FunSuite {
     val cuts = Seq(0L, 50L, 60L, 154L, 155L, 254L, 300L, 1000L)
     for (mask <- 0 until 16; a <- cuts; b <- cuts if b > a; gap <- Seq(0L, 100L, 200L, 1000L)) {
       val keep = (i: Int) => (mask & (1 << i)) != 0
-      val owned = spans.indices.filter { i => val m = spans(i).midpoint; m >= a && m < b }
+      val owned = spans.indices.filter { i =>
+        val m = spans(i).midpoint; m >= a && m < b
+      }
       val plan = SplitPlanner.plan(spans, keep, a, b - a, gap)
       val got = plan.ranges.flatMap(selected)
       assertEquals(got.distinct, got, s"a row group read twice: mask=$mask split=[$a,$b) gap=$gap")

@@ -49,7 +49,7 @@ class StatsCandidatesSuite extends munit.FunSuite {
     }
     val b = new BlockMetaData()
     b.addColumn(ColumnChunkMetaData.get(ColumnPath.get("c"), t, CompressionCodecName.UNCOMPRESSED, null,
-      Collections.emptySet(), stats, 4L, 0L, 100L, 10L, 10L))
+        Collections.emptySet(), stats, 4L, 0L, 100L, 10L, 10L))
     b
   }
 
@@ -80,8 +80,9 @@ class StatsCandidatesSuite extends munit.FunSuite {
 
   test("short lists stay unsorted; a value without a statistics form keeps the list unsorted") {
     val schema = MessageTypeParser.parseMessageType("message m { required int64 c; }")
-    assertEquals(leaf(cases.head, schema, IndexedSeq(3L, 1L, 2L)).probe, PhysicalProbe.AnyOf(leaf(cases.head, schema,
-      IndexedSeq(3L, 1L, 2L)).probe.asInstanceOf[PhysicalProbe.AnyOf].values, None))
+    assertEquals(leaf(cases.head, schema, IndexedSeq(3L, 1L, 2L)).probe,
+      PhysicalProbe.AnyOf(leaf(cases.head, schema,
+          IndexedSeq(3L, 1L, 2L)).probe.asInstanceOf[PhysicalProbe.AnyOf].values, None))
     val doubles = MessageTypeParser.parseMessageType("message m { required double c; }")
     val d = CompiledPredicate.compile(BloomPredicate.ColumnIn(Seq("c"), DoubleType, IndexedSeq.tabulate(40)(_.toDouble)),
       doubles, caseSensitive = true)

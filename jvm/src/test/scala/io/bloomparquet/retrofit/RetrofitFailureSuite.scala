@@ -23,7 +23,8 @@ class RetrofitFailureSuite extends munit.FunSuite {
     settings(SmallParquet.footerStart(bytes)).asScala.foreach { case (k, v) => conf.set(k, v) }
     val listed = s"failing:$file"
     assertEquals(RetrofitJob.listFiles(s"failing://$dir", conf), Seq(listed))
-    val error = intercept[IOException](RetrofitFile.run(new Path(listed), conf, Seq("name"), 0.01, overwrite = false, caseSensitive = false))
+    val error =
+      intercept[IOException](RetrofitFile.run(new Path(listed), conf, Seq("name"), 0.01, overwrite = false, caseSensitive = false))
     assert(Files.readAllBytes(file).sameElements(bytes), "the original changed")
     assertEquals(listing(dir), names) // no temporary file left
     error

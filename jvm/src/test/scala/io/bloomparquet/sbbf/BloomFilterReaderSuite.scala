@@ -11,8 +11,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.column.ParquetProperties
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
-import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
-  SplitBlockAlgorithm, Uncompressed, Util, XxHash}
+import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
 import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.example.ExampleParquetWriter
 import org.apache.parquet.hadoop.util.HadoopInputFile
@@ -21,8 +20,9 @@ import org.apache.parquet.schema.MessageTypeParser
 
 class BloomFilterReaderSuite extends munit.FunSuite {
 
-  private val tmp = FunFixture[NioPath](_ => Files.createTempDirectory("bp-reader"), dir =>
-    Files.walk(dir).iterator().asScala.toSeq.reverse.foreach(Files.delete))
+  private val tmp = FunFixture[NioPath](_ => Files.createTempDirectory("bp-reader"),
+    dir =>
+      Files.walk(dir).iterator().asScala.toSeq.reverse.foreach(Files.delete))
 
   private def header(numBytes: Int): BloomFilterHeader =
     new BloomFilterHeader(numBytes, BloomFilterAlgorithm.BLOCK(new SplitBlockAlgorithm()),
@@ -139,19 +139,21 @@ class BloomFilterReaderSuite extends munit.FunSuite {
     val groups = new SimpleGroupFactory(schema)
     val n = 20000
     try for (i <- 0 until n)
-      writer.write(groups.newGroup().append("id", i * 7919L).append("name", s"user-$i-ü")
-        .append("score", i * 0.5).append("small", i - 10000))
+        writer.write(groups.newGroup().append("id", i * 7919L).append("name", s"user-$i-ü")
+            .append("score", i * 0.5).append("small", i - 10000))
     finally writer.close()
 
     val file = HadoopInputFile.fromPath(path, new Configuration())
     Using.resources(ParquetFileReader.open(file), file.newStream()) { (reader, in) =>
       val blocks = reader.getFooter.getBlocks.asScala
       assert(blocks.size > 1, "want several row groups")
-      val filters = blocks.map(b => b.getColumns.asScala.map(c => c.getPath.toDotString ->
-        (BloomFilterReader.read(in, file.getLength, c) match {
-          case FilterFound.Loaded(f, _) => f
-          case other => fail(s"${c.getPath}: $other")
-        })).toMap)
+      val filters = blocks.map(b =>
+        b.getColumns.asScala.map(c =>
+          c.getPath.toDotString ->
+            (BloomFilterReader.read(in, file.getLength, c) match {
+              case FilterFound.Loaded(f, _) => f
+              case other => fail(s"${c.getPath}: $other")
+            })).toMap)
       var row = 0L
       for ((b, f) <- blocks.zip(filters); i <- row until row + b.getRowCount) {
         val v = i.toInt

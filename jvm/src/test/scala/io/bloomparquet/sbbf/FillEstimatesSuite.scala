@@ -9,7 +9,7 @@ class FillEstimatesSuite extends munit.FunSuite {
 
   test("a patterned 4-block bitset: Python's fill, NDV and FPP") {
     // Python: w[i] = ((i * 2654435761) % 2**32) & (0xFFFFFFFF >> (i % 7)), as little-endian uint32.
-    val words = Array.tabulate(32)(i => (((i * 2654435761L) % (1L << 32)) & (0xFFFFFFFFL >>> (i % 7))).toInt)
+    val words = Array.tabulate(32)(i => (((i * 2654435761L) % (1L << 32)) & (0xffffffffL >>> (i % 7))).toInt)
     close(FillEstimates.fill(words), 0.4482421875)
     close(FillEstimates.estimatedNdv(words).get, 75.81698583360017)
     close(FillEstimates.fpp(words), 0.001241624311205669)
@@ -17,7 +17,7 @@ class FillEstimatesSuite extends munit.FunSuite {
 
   test("1000 hashes in 64 blocks, inserted by our kernel as by Python's reference") {
     val f = SplitBlockBloomFilter(32 * 64, SbbfKernels.get())
-    Array.tabulate(1000)(i => i.toLong * 0x9E3779B97F4A7C15L).foreach(f.insertHash)
+    Array.tabulate(1000)(i => i.toLong * 0x9e3779b97f4a7c15L).foreach(f.insertHash)
     assertEquals(f.words.take(4).toSeq, Seq(955302789, 1550330941, -676501501, 1357203005))
     close(FillEstimates.fill(f.words), 0.42327880859375)
     close(FillEstimates.estimatedNdv(f.words).get, 1126.936469532252)

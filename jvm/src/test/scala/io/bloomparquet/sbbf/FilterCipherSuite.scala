@@ -5,8 +5,7 @@ import java.io.ByteArrayOutputStream
 import io.bloomparquet.kernel.SbbfKernels
 import org.apache.parquet.crypto.ModuleCipherFactory.ModuleType
 import org.apache.parquet.crypto.{AesCipher, AesMode, ModuleCipherFactory}
-import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
-  SplitBlockAlgorithm, Uncompressed, Util, XxHash}
+import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
 
 /** Filters sealed by parquet-java's own AES-GCM module encryptor, opened by [[FilterCipher]]. */
 class FilterCipherSuite extends munit.FunSuite {
@@ -27,7 +26,7 @@ class FilterCipherSuite extends munit.FunSuite {
     val encryptor = ModuleCipherFactory.getEncryptor(AesMode.GCM, key)
     val header = new ByteArrayOutputStream()
     Util.writeBloomFilterHeader(new BloomFilterHeader(headerNumBytes, BloomFilterAlgorithm.BLOCK(new SplitBlockAlgorithm()),
-      BloomFilterHash.XXHASH(new XxHash()), BloomFilterCompression.UNCOMPRESSED(new Uncompressed())), header)
+        BloomFilterHash.XXHASH(new XxHash()), BloomFilterCompression.UNCOMPRESSED(new Uncompressed())), header)
     encryptor.encrypt(header.toByteArray, aad(ModuleType.BloomFilterHeader, 3, 1)) ++
       encryptor.encrypt(sample.toBytes, aad(ModuleType.BloomFilterBitset, 3, 1))
   }

@@ -9,9 +9,9 @@ class ColumnResolverSuite extends munit.FunSuite {
 
   // id and ID both; a top-level `a.b` next to struct a with field b; a space; an array.
   private val spark = StructType(Seq(
-    StructField("id", LongType), StructField("ID", IntegerType), StructField("Name", StringType),
-    StructField("a.b", IntegerType), StructField("a", StructType(Seq(StructField("b", LongType), StructField("C", StringType)))),
-    StructField("my col", StringType), StructField("tags", ArrayType(StringType))))
+      StructField("id", LongType), StructField("ID", IntegerType), StructField("Name", StringType),
+      StructField("a.b", IntegerType), StructField("a", StructType(Seq(StructField("b", LongType), StructField("C", StringType)))),
+      StructField("my col", StringType), StructField("tags", ArrayType(StringType))))
 
   private val parquet: MessageType = Types.buildMessage()
     .required(INT64).named("id").required(INT32).named("ID").optional(BINARY).named("Name")

@@ -37,7 +37,7 @@ object EtagFileSystem {
   val Uri: URI = URI.create(s"$Scheme:///")
 
   final class Status(st: FileStatus, etag: String)
-    extends FileStatus(st.getLen, false, 1, st.getBlockSize, st.getModificationTime, st.getPath) with EtagSource {
+      extends FileStatus(st.getLen, false, 1, st.getBlockSize, st.getModificationTime, st.getPath) with EtagSource {
     override def getEtag: String = etag
   }
 

@@ -90,7 +90,8 @@ private final class CountingStream(in: FSDataInputStream, counts: SlowFileSystem
   }
 
   override def read(b: Array[Byte], off: Int, len: Int): Int =
-    if (len == 0) 0 else {
+    if (len == 0) 0
+    else {
       streamGet()
       val n = in.read(b, off, len)
       got(n)

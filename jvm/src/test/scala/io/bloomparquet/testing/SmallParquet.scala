@@ -36,7 +36,8 @@ object SmallParquet {
 
   def footer(path: NioPath): ParquetMetadata = {
     val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path.toUri), new Configuration()))
-    try reader.getFooter finally reader.close()
+    try reader.getFooter
+    finally reader.close()
   }
 
   /** Where the footer of a file's `bytes` starts. */

@@ -21,7 +21,7 @@ class SizingAndFppSuite extends munit.FunSuite {
 
   test("HashBuffer: distinct hashes in unsigned order, across compactions and growth") {
     val r = new SplittableRandom(7)
-    val values = Array.fill(300000)(r.nextLong(100000) * 0x9E3779B97F4A7C15L) ++ Array(0L, 0L, -1L, Long.MinValue)
+    val values = Array.fill(300000)(r.nextLong(100000) * 0x9e3779b97f4a7c15L) ++ Array(0L, 0L, -1L, Long.MinValue)
     val b = new HashBuffer(16)
     values.foreach(b.add)
     val (sorted, n) = b.distinct()

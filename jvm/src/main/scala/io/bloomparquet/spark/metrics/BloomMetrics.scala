@@ -9,31 +9,32 @@ class FilesTotalMetric extends BloomSumMetric(BloomMetrics.FilesTotal, "bloom: f
 class FilesPrunedMetric extends BloomSumMetric(BloomMetrics.FilesPruned, "bloom: files skipped")
 class RowGroupsTotalMetric extends BloomSumMetric(BloomMetrics.RowGroupsTotal, "bloom: row groups considered")
 class RowGroupsPrunedByStatsMetric
-  extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByStats, "bloom: row groups skipped by statistics")
+    extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByStats, "bloom: row groups skipped by statistics")
 class RowGroupsPrunedByBloomMetric
-  extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
+    extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
 class RowGroupsUnprobedMetric extends BloomSumMetric(BloomMetrics.RowGroupsUnprobed,
-  "bloom: row groups kept without probing (probe could not pay off)")
+      "bloom: row groups kept without probing (probe could not pay off)")
 class RowGroupsReadInGapsMetric extends BloomSumMetric(BloomMetrics.RowGroupsReadInGaps,
-  "bloom: pruned row groups read anyway (small gaps between survivors: cheaper than opening the file again)")
+      "bloom: pruned row groups read anyway (small gaps between survivors: cheaper than opening the file again)")
 class FilterBytesReadMetric extends BloomSumMetric(BloomMetrics.FilterBytesRead, "bloom: filter bytes read")
 class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
 class UnreadableFilesMetric
-  extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
+    extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
 class RuntimeFiltersReceivedMetric
-  extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
+    extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
 class RuntimeFilterTimeMetric
-  extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
+    extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
 class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
-  "bloom: files read whole (replaced since planning judged them)")
+      "bloom: files read whole (replaced since planning judged them)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
 final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
-    rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
+    rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
+    footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
@@ -66,7 +67,8 @@ object BloomMetrics {
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
-    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric, new FootersReadMetric, new BrokenFiltersMetric,
+    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
+    new FootersReadMetric, new BrokenFiltersMetric,
     new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
     new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 
