@@ -1,7 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.pruning.SourceFilters
+import io.bloomparquet.pruning.{PushdownSafety, SourceFilters}
 import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.mapreduce.Job
@@ -45,7 +45,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     ProcessConfs.applyOnDriver(sparkSession)
     val settings = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
     val bloom = settings.bloom
-    val toSpark = filters.filterNot(bloom.sparkPushdown.withholds(_, dataSchema, settings.caseSensitive))
+    val toSpark = filters.filterNot(f => bloom.sparkPushdown.withholds(PushdownSafety.safe(f, dataSchema, settings.caseSensitive)))
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (bloom.enabled) InTaskParquet.configure(hadoopConf, bloom.sparkPushdown)
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,

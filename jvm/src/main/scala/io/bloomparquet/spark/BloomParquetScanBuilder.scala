@@ -1,7 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.pruning.CatalystPredicates
+import io.bloomparquet.pruning.{CatalystPredicates, PushdownSafety}
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
@@ -34,7 +34,8 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !isPartitionColumn(a.name))
-    val (hide, show) = filters.partition(e => isDataFilter(e) && settings.bloom.sparkPushdown.withholds(e, delegate.dataSchema))
+    val (hide, show) =
+      filters.partition(e => isDataFilter(e) && settings.bloom.sparkPushdown.withholds(PushdownSafety.safe(e, delegate.dataSchema)))
     withheld = hide
     delegate.pushFilters(show) ++ hide
   }

@@ -1,5 +1,7 @@
 package io.bloomparquet.options
 
+import io.bloomparquet.pruning.PushdownSafety
+
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.sources
 import org.apache.spark.sql.types._
@@ -18,8 +20,8 @@ class SparkPushdownSuite extends munit.FunSuite {
   private val (dotted, a) = (attr("a.b"), attr("a"))
   private val ab = GetStructField(a, 0, Some("b"))
   private val ac = GetStructField(a, 1, Some("c"))
-  private def safe(e: Expression) = !SparkPushdown.Safe.withholds(e, schema)
-  private def safeSource(f: sources.Filter) = !SparkPushdown.Safe.withholds(f, schema, caseSensitive = true)
+  private def safe(e: Expression) = !SparkPushdown.Safe.withholds(PushdownSafety.safe(e, schema))
+  private def safeSource(f: sources.Filter) = !SparkPushdown.Safe.withholds(PushdownSafety.safe(f, schema, caseSensitive = true))
 
   test("safe passes =, <=>, IN, comparisons and null tests on integral and decimal columns") {
     val one = Literal(1L)
@@ -54,14 +56,14 @@ class SparkPushdownSuite extends munit.FunSuite {
 
   test("all and none do not look at the filter") {
     val e = EqualTo(s, Literal("x"))
-    assert(!SparkPushdown.All.withholds(e, schema))
-    assert(SparkPushdown.Off.withholds(EqualTo(id, Literal(1L)), schema))
+    assert(!SparkPushdown.All.withholds(PushdownSafety.safe(e, schema)))
+    assert(SparkPushdown.Off.withholds(PushdownSafety.safe(EqualTo(id, Literal(1L)), schema)))
   }
 
   test("ambiguous dotted paths are found at any depth and without case") {
-    assertEquals(SparkPushdown.ambiguousPaths(schema), Set("a.b"))
+    assertEquals(PushdownSafety.ambiguousPaths(schema), Set("a.b"))
     val deep = StructType(Seq(StructField("X.y.z", IntegerType),
         StructField("x", StructType(Seq(StructField("Y", StructType(Seq(StructField("z", IntegerType)))))))))
-    assertEquals(SparkPushdown.ambiguousPaths(deep), Set("x.y.z"))
+    assertEquals(PushdownSafety.ambiguousPaths(deep), Set("x.y.z"))
   }
 }
