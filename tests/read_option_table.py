@@ -10,6 +10,7 @@ key) without a row here fails the tests (tests/test_read_option_routes.py, tests
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -268,3 +269,40 @@ def check_cell(cell: Cell, key: str, route_name: str, bad_error: type[BaseExcept
         assert rows == oracle, (key, value)
         read.add(m["numOutputRows"])
     assert len(read) == 1, (key, route_name, expected.why, read)
+
+
+def route_readers(table_prefix: str) -> dict[str, Callable]:
+    """The read of each route kind, shared by the classic and the Connect table: DataFrame (with base
+    options), a catalog table named ``<table_prefix><n>`` (external: the files stay), SQL on a path,
+    plain ``parquet``."""
+    names = itertools.count()
+
+    def sql_options(options: dict[str, str]) -> str:
+        return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
+
+    def dataframe(base: dict[str, str]):
+        def frame(spark, path: str, options: dict[str, str], where: str):
+            return spark.read.format("bloomparquet").options(**{**base, **options}).load(path).where(where)
+
+        return frame
+
+    def table(spark, path: str, options: dict[str, str], where: str):
+        name = f"{table_prefix}{next(names)}"
+        clause = f"OPTIONS ({sql_options(options)})" if options else ""
+        spark.sql(f"CREATE TABLE {name} USING bloomparquet {clause} LOCATION '{path}'")
+        return spark.table(name).where(where)
+
+    def sql_path(spark, path: str, options: dict[str, str], where: str):
+        clause = f"WITH ({sql_options(options)})" if options else ""
+        return spark.sql(f"SELECT * FROM bloomparquet.`{path}` {clause} WHERE {where}")
+
+    def parquet(spark, path: str, options: dict[str, str], where: str):
+        return spark.read.options(**options).parquet(path).where(where)
+
+    return {
+        "dataframe_plan": dataframe({}),
+        "dataframe_task": dataframe({"bloom.mode": "task"}),
+        "sql_table": table,
+        "sql_path": sql_path,
+        "parquet": parquet,
+    }

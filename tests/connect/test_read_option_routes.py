@@ -5,52 +5,24 @@ execution's own metrics."""
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
 
 import bloomparquet as bp
 
-from ..read_option_table import TABLE, Cell, Route, check_cell, registry_read_keys, write_data
+from ..read_option_table import TABLE, Cell, Route, check_cell, registry_read_keys, route_readers, write_data
 from ..routes import PARQUET_OPT_IN
 
-_names = itertools.count()
-
-
-def _sql_options(options: dict[str, str]) -> str:
-    return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
-
-
-def _dataframe(base: dict[str, str]):
-    def frame(spark, path: str, options: dict[str, str], where: str):
-        return spark.read.format("bloomparquet").options(**{**base, **options}).load(path).where(where)
-
-    return frame
-
-
-def _table(spark, path: str, options: dict[str, str], where: str):
-    name = f"connect_read_option_routes_{next(_names)}"
-    clause = f"OPTIONS ({_sql_options(options)})" if options else ""
-    spark.sql(f"CREATE TABLE {name} USING bloomparquet {clause} LOCATION '{path}'")
-    return spark.table(name).where(where)
-
-
-def _sql_path(spark, path: str, options: dict[str, str], where: str):
-    clause = f"WITH ({_sql_options(options)})" if options else ""
-    return spark.sql(f"SELECT * FROM bloomparquet.`{path}` {clause} WHERE {where}")
-
-
-def _parquet(spark, path: str, options: dict[str, str], where: str):
-    return spark.read.options(**options).parquet(path).where(where)
+_READ = route_readers("connect_read_option_routes_")
 
 
 ROUTES = {
-    "connect_dataframe_plan": Route(_dataframe({}), {}),
-    "connect_dataframe_task": Route(_dataframe({"bloom.mode": "task"}), {}),
-    "connect_sql_table": Route(_table, {}),
-    "connect_sql_path": Route(_sql_path, {}),
-    "connect_parquet_opt_in": Route(_parquet, PARQUET_OPT_IN),
+    "connect_dataframe_plan": Route(_READ["dataframe_plan"], {}),
+    "connect_dataframe_task": Route(_READ["dataframe_task"], {}),
+    "connect_sql_table": Route(_READ["sql_table"], {}),
+    "connect_sql_path": Route(_READ["sql_path"], {}),
+    "connect_parquet_opt_in": Route(_READ["parquet"], PARQUET_OPT_IN),
 }
 
 
