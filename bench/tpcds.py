@@ -123,7 +123,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=float, default=1)
     ap.add_argument("--out", type=Path, default=Path("bench-out/tpcds"))
-    ap.add_argument("--tpcgen", default=shutil.which("tpcgen-cli") or "tpcgen-cli")
+    # The bench extra installs tpcgen-cli beside this interpreter (a venv's bin/ need not be on PATH).
+    beside = Path(sys.executable).with_name("tpcgen-cli")
+    ap.add_argument("--tpcgen", default=str(beside) if beside.exists() else shutil.which("tpcgen-cli") or "tpcgen-cli")
     ap.add_argument("--queries", default="", help="comma-separated names (default: all)")
     ap.add_argument("--routes", default=",".join(ROUTES))
     ap.add_argument("--timeout", type=float, default=300)
