@@ -49,6 +49,7 @@ lazy val jvm = (project in file("jvm"))
   )
 
 addCommandAlias("packageAllSparks", SparkMinors.packageAllCommand)
+addCommandAlias("publishAllSparks", SparkMinors.publishAllCommand)
 // Formatting (.scalafmt.conf) of every source folder, the other minors' shim folders included, and the build.
 addCommandAlias("fmt", SparkMinors.withEveryOtherMinor(Seq("scalafmtAll", "scalafmtSbt"), "scalafmt"))
 addCommandAlias("fmtCheck", SparkMinors.withEveryOtherMinor(Seq("scalafmtCheckAll", "scalafmtSbtCheck"), "scalafmtCheck"))

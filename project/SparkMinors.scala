@@ -9,6 +9,9 @@ final case class SparkMinor(minor: String, spark: String, scala: String) {
 
   /** `Seq(4, 0)`: minors order by number, not by text. */
   def number: Seq[Int] = SparkMinors.number(minor)
+
+  /** The oldest JDK this Spark runs on, so the bytecode our jar targets: 8 for Spark 3, 17 for Spark 4. */
+  def javaRelease: Int = if (number.head < 4) 8 else 17
 }
 
 /** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
@@ -110,10 +113,10 @@ object SparkMinors {
     Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
     Compile / unmanagedJars ++= (pysparkJars((LocalRootProject / baseDirectory).value, m) ** "*.jar").classpath,
     compileOrder := CompileOrder.JavaThenScala,
-    javacOptions ++= Seq("-source", "17", "-target", "17", "--add-modules", "jdk.incubator.vector", "-Xlint:all,-options"),
-    Compile / doc / javacOptions := Seq("--add-modules", "jdk.incubator.vector"),
-    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Xlint:_,-missing-interpolator")
-  ) ++ Shading.settings
+    javacOptions ++= Seq("--release", m.javaRelease.toString, "-Xlint:all,-options"),
+    scalacOptions ++= Seq("-release", m.javaRelease.toString, "-deprecation", "-feature", "-unchecked",
+      "-Xlint:_,-missing-interpolator")
+  ) ++ VectorKernel.settings(m) ++ Shading.settings(m) ++ MavenArtifacts.settings(m)
 
   /** A non-default minor: the `jvm` project's main sources built for it (`bin/sbt spark40/package`) into
     * jvm/target/spark-<minor>/bloomparquet.jar. Its tests are the cross-version pytest suite.
@@ -127,8 +130,7 @@ object SparkMinors {
           (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "java"
         ),
         Compile / unmanagedResourceDirectories += (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "resources",
-        Compile / packageBin / artifactPath := jarPath((LocalRootProject / baseDirectory).value, m),
-        publish / skip := true
+        Compile / packageBin / artifactPath := jarPath((LocalRootProject / baseDirectory).value, m)
       )
 
   /** `commands`, then `task` in each other minor's project (the only one holding its shim folders). */
@@ -139,6 +141,9 @@ object SparkMinors {
 
   /** `packageAllSparks`: every minor's jar (what the wheel holds), built in parallel. */
   def packageAllCommand: String = ("jvm/package" +: others.map(m => s"${m.projectId}/package")).mkString("all ", " ", "")
+
+  /** `publishAllSparks`: every minor's Maven artifacts (bin/maven-repo). */
+  def publishAllCommand: String = ("jvm/publish" +: others.map(m => s"${m.projectId}/publish")).mkString("; ", "; ", "")
 }
 
 /** Adds one sbt project per non-default minor of project/spark-versions.properties: a new minor there

@@ -15,7 +15,15 @@ def is_connect(obj: Any) -> bool:
 
 def connect_scan_metrics(df: Any) -> dict[str, int]:
     """``scan_metrics`` from the last execution's own metrics (``DataFrame.executionInfo``)."""
-    info = getattr(df, "executionInfo", None)
+    if not hasattr(df, "executionInfo"):
+        import pyspark
+
+        raise NotImplementedError(
+            "scan_metrics over Spark Connect reads DataFrame.executionInfo, which Spark 4.0 added; this client is "
+            f"pyspark {pyspark.__version__}: on Spark 3.5 read the scan's metrics in the Spark UI of the Connect "
+            "server, or use a classic session"
+        )
+    info = df.executionInfo
     collected = info.metrics if info is not None else None
     if collected is None:
         raise RuntimeError("scan_metrics: run an action on this DataFrame first (no execution metrics yet)")

@@ -75,6 +75,8 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
     ------
     RuntimeError
         On Spark Connect, when ``df`` has not run yet.
+    NotImplementedError
+        On a Spark 3.5 Connect client, which has no ``DataFrame.executionInfo``.
 
     Examples
     --------

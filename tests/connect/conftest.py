@@ -13,13 +13,18 @@ import pytest
 
 @pytest.fixture(scope="session")
 def connect() -> Iterator[object]:
+    import pyspark
     from pyspark.sql import SparkSession
 
     import bloomparquet as bp
 
     # The client repeats the server's start-up settings as session settings, which Spark refuses, noisily.
     warnings.filterwarnings("ignore", message="Failed to set spark\\.")
-    builder = bp.configure(SparkSession.builder.remote("local[2]")).config("spark.sql.session.timeZone", "UTC")
+    conf = {}
+    if int(pyspark.__version__.split(".")[0]) < 4:
+        # Spark 3.5's pyspark does not ship the Connect server: it comes as a package, as Spark's docs say.
+        conf["spark.jars.packages"] = f"org.apache.spark:spark-connect_2.12:{pyspark.__version__}"
+    builder = bp.configure(SparkSession.builder.remote("local[2]"), **conf).config("spark.sql.session.timeZone", "UTC")
     session = builder.getOrCreate()
     yield session
     session.stop()

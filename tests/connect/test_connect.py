@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pyspark
 import pytest
 from pyspark.errors import IllegalArgumentException
 
@@ -19,6 +20,17 @@ from bloomparquet.reference import read_bloom_filters
 from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
 ROWS, GROUP = 40_000, 5_000
+# Spark 3.5's Connect client has no DataFrame.executionInfo: scan_metrics refuses, naming the version.
+SPARK3 = int(pyspark.__version__.split(".")[0]) < 4
+
+
+def _metrics(df) -> dict | None:
+    """``scan_metrics`` of an executed DataFrame; on Spark 3.5, None after checking the refusal."""
+    if SPARK3:
+        with pytest.raises(NotImplementedError, match="Spark 4.0 added"):
+            bp.scan_metrics(df)
+        return None
+    return bp.scan_metrics(df)
 
 
 def _keys(seed: int) -> np.ndarray:
@@ -56,9 +68,12 @@ def test_reads_match_spark_and_metrics_show_pruning(connect, written: Path, rout
     if route == "plan":
         miss = bp.read_bloom(connect, str(written)).where("k = 1235")
         assert miss.collect() == []
-        m = bp.scan_metrics(miss)
-        assert m["scans"] == 1 and m["tasks"] == 0, m
-        assert m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"] == m["bloomRowGroupsTotal"] >= 4, m
+        m = _metrics(miss)
+        if m is not None:
+            assert m["scans"] == 1 and m["tasks"] == 0, m
+            assert (
+                m["bloomRowGroupsPrunedByBloom"] + m["bloomRowGroupsPrunedByStats"] == m["bloomRowGroupsTotal"] >= 4
+            ), m
 
 
 def test_read_options_are_validated_before_anything_runs(connect, written: Path) -> None:
@@ -77,7 +92,8 @@ def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None
     assert len(read_bloom_filters(path / "a.parquet")) == ROWS // GROUP
     miss = bp.read_bloom(connect, str(path)).where("k = 40001")
     assert miss.collect() == []
-    assert bp.scan_metrics(miss)["bloomRowGroupsPrunedByBloom"] >= ROWS // GROUP - 1  # FPP 0.1 %: one may survive
+    m = _metrics(miss)
+    assert m is None or m["bloomRowGroupsPrunedByBloom"] >= ROWS // GROUP - 1  # FPP 0.1 %: one may survive
     with pytest.raises(ValueError, match="not available over Spark Connect"):
         bp.retrofit(connect, str(path), ["k"], conf={"fs.defaultFS": "file:///"})
 
@@ -101,7 +117,8 @@ def test_sql_filter_functions_over_connect(connect, written: Path) -> None:
     files = sorted(written.glob("*.parquet"))
     listed = connect.sql(f"SELECT * FROM bloomparquet_filters('{written}')").collect()
     assert {(r.row_group, r.column) for r in listed} == set(read_bloom_filters(files[0]))
-    assert all(r.status == "ok" and r.has_length and 0 < r.estimated_fpp < 0.01 for r in listed)
+    # Spark 3.5's parquet-java (1.13) footer model has no bloom_filter_length: the reader finds the header.
+    assert all(r.status == "ok" and r.has_length != SPARK3 and 0 < r.estimated_fpp < 0.01 for r in listed)
     stored = connect.sql(f"SELECT * FROM bloomparquet_probe('{written}', 'k', 2L)").collect()
     pf = pq.ParquetFile(files[0])
     holds = {i for i in range(pf.num_row_groups) if 2 in pf.read_row_group(i, columns=["k"])["k"].to_pylist()}
@@ -118,8 +135,8 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
     for source in ("connect_events", "connect_view", f"bloomparquet.`{written}`"):
         miss = connect.sql(f"SELECT * FROM {source} WHERE k = 1235")
         assert miss.collect() == []
-        m = bp.scan_metrics(miss)
-        assert m["tasks"] == 0 and m["bloomFilesPruned"] == m["bloomFilesTotal"] == 1, (source, m)
+        m = _metrics(miss)
+        assert m is None or m["tasks"] == 0 and m["bloomFilesPruned"] == m["bloomFilesTotal"] == 1, (source, m)
     keys_path = str(tmp_path / "keys")
     connect.createDataFrame([(1235,), (1237,), (int(_keys(1)[7]),), (None,)], "k long").coalesce(1).write.parquet(
         keys_path
@@ -130,8 +147,8 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
     with spark_conf(connect, PUSHDOWN_OFF):
         assert got == rows(connect.read.parquet(str(written)).join(keys, "k"))
     assert len(got) == 1
-    m = bp.scan_metrics(joined)
-    assert m["bloomRowGroupsPrunedByBloom"] > 0, m
+    m = _metrics(joined)
+    assert m is None or m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
 @pytest.mark.parametrize("shape", ["left_semi", "in_subquery"])
@@ -153,8 +170,8 @@ def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, sh
     with spark_conf(connect, PUSHDOWN_OFF):
         assert got == rows(query(connect.read.parquet(str(written))))
     assert len(got) == 1
-    m = bp.scan_metrics(ours)
-    assert m["bloomRowGroupsPrunedByBloom"] > 0, m
+    m = _metrics(ours)
+    assert m is None or m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
 @pytest.fixture(scope="module")

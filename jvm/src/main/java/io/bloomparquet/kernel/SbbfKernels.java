@@ -1,9 +1,12 @@
 package io.bloomparquet.kernel;
 
 import java.lang.management.ManagementFactory;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Chooses the kernel once per JVM, after Lucene's VectorizationProvider: the
@@ -11,13 +14,17 @@ import java.util.SplittableRandom;
  * 256-bit int vectors are native and a self-test agrees with the scalar
  * kernel; the scalar kernel otherwise. {@code -Dbloomparquet.kernel=scalar}
  * forces the scalar kernel.
+ *
+ * <p>Java 8 source and bytecode (the Spark 3.5 jar runs on JDK 8): the vector
+ * kernel, the one class that needs JDK 17, is only ever loaded by name here; in
+ * the Java 8 jar it sits in the multi-release section {@code META-INF/versions/17}.
  */
 public final class SbbfKernels {
 
   /** System property: "scalar" forces the scalar kernel; "auto" (default) picks. */
   public static final String KERNEL_PROPERTY = "bloomparquet.kernel";
 
-  private static final System.Logger LOG = System.getLogger(SbbfKernels.class.getName());
+  private static final Logger LOG = Logger.getLogger(SbbfKernels.class.getName());
 
   private static final class Holder {
     static final SbbfKernel KERNEL;
@@ -27,7 +34,7 @@ public final class SbbfKernels {
       String[] reason = new String[1];
       KERNEL = choose(reason);
       REASON = reason[0];
-      LOG.log(System.Logger.Level.DEBUG, "bloomparquet SBBF kernel: {0} ({1})", KERNEL.name(), REASON);
+      LOG.log(Level.FINE, "bloomparquet SBBF kernel: {0} ({1})", new Object[] {KERNEL.name(), REASON});
     }
   }
 
@@ -55,7 +62,7 @@ public final class SbbfKernels {
       return scalar();
     }
     if (!wanted.equals("auto") && !wanted.equals("vector")) {
-      LOG.log(System.Logger.Level.WARNING, "ignoring -D{0}={1}: expected auto, vector or scalar", KERNEL_PROPERTY, wanted);
+      LOG.log(Level.WARNING, "ignoring -D{0}={1}: expected auto, vector or scalar", new Object[] {KERNEL_PROPERTY, wanted});
     }
     String refusal = vectorRefusal();
     if (refusal != null) {
@@ -80,14 +87,14 @@ public final class SbbfKernels {
 
   /** Null when the Vector API can run compiled here, else why not. */
   private static String vectorRefusal() {
-    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return "module jdk.incubator.vector not loaded (add --add-modules=jdk.incubator.vector)";
+    if (!vectorModuleReadable()) {
+      return "module jdk.incubator.vector not loaded (add --add-modules=jdk.incubator.vector; JDK 17+)";
     }
     List<String> args;
     try {
       args = ManagementFactory.getRuntimeMXBean().getInputArguments();
     } catch (RuntimeException | LinkageError e) {
-      args = List.of();
+      args = Collections.emptyList();
     }
     for (String a : args) {
       // Without C2 every vector op runs in the Vector API's Java fallback.
@@ -97,6 +104,16 @@ public final class SbbfKernels {
       }
     }
     return null;
+  }
+
+  /** Is the Vector API's module in the boot layer (never on JDK 8, which has no modules)? */
+  private static boolean vectorModuleReadable() {
+    try {
+      Class.forName("jdk.incubator.vector.IntVector", false, SbbfKernels.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   private static SbbfKernel newVectorKernel() {

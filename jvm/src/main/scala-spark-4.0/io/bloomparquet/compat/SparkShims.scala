@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{DynamicPruningSubquery, Expres
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.QueryExecution
 import org.apache.spark.sql.execution.datasources.FilePartition
-import org.apache.spark.sql.types.{DataType, VariantType}
+import org.apache.spark.sql.types.{DataType, StringType, VariantType}
 
 /**
  * Spark calls whose shape differs between the minors of different shim folders (Spark 4.0 here).
@@ -29,4 +29,7 @@ private[compat] object SparkShims {
     case d: org.apache.spark.sql.classic.Dataset[_] => d.queryExecution
     case other => throw new IllegalArgumentException(s"bloomparquet: not a classic Dataset: ${other.getClass.getName}")
   }
+
+  /** Does Spark compare strings of `t` byte by byte (4.0+: collations; UTF8_BINARY only)? */
+  def isBinaryCollation(t: StringType): Boolean = t.collationId == StringType.collationId
 }

@@ -1,6 +1,7 @@
 package io.bloomparquet.compat
 
 import scala.annotation.nowarn
+import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.api.WriteSupport
@@ -21,7 +22,7 @@ import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionRe
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
 
@@ -113,6 +114,24 @@ object SparkCompat {
   // --- session state ---
 
   /** The session's SQL conf (`FileFormat.getSqlConf` does not exist in every 4.x). */
+  /** A scan's options over the table's (Spark 4's `FileTable.mergedOptions`; 3.5 has none). */
+  def withTableOptions(table: CaseInsensitiveStringMap, scan: CaseInsensitiveStringMap): CaseInsensitiveStringMap =
+    new CaseInsensitiveStringMap((table.asCaseSensitiveMap.asScala ++ scan.asCaseSensitiveMap.asScala).asJava)
+
+  /** A write's options over the table's (Spark 4's `FileTable.mergedWriteInfo`). */
+  def withTableOptions(table: CaseInsensitiveStringMap, info: LogicalWriteInfo): LogicalWriteInfo =
+    new LogicalWriteInfo { // Spark's LogicalWriteInfoImpl is private[sql] in 3.5
+      private val merged = withTableOptions(table, info.options)
+      override def options: CaseInsensitiveStringMap = merged
+      override def queryId: String = info.queryId
+      override def schema: StructType = info.schema
+      override def rowIdSchema: java.util.Optional[StructType] = info.rowIdSchema
+      override def metadataSchema: java.util.Optional[StructType] = info.metadataSchema
+    }
+
+  /** Does Spark compare strings of `t` byte by byte (UTF8_BINARY: what a filter's hashes can answer)? */
+  def isBinaryCollation(t: StringType): Boolean = SparkShims.isBinaryCollation(t)
+
   def sqlConf(spark: SparkSession): SQLConf = spark.sessionState.conf
 
   def newHadoopConf(spark: SparkSession): Configuration = spark.sessionState.newHadoopConf()

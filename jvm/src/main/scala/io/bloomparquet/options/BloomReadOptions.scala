@@ -6,7 +6,7 @@ import io.bloomparquet.options.OptionRegistry._
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /** Where row groups are pruned: on the driver while planning, or inside each task. */
-sealed abstract class PruningMode(val name: String)
+sealed abstract class PruningMode(val name: String) extends Serializable // Scala 2.12: its case objects go to tasks
 object PruningMode {
   case object Plan extends PruningMode("plan")
   case object Task extends PruningMode("task")

@@ -21,7 +21,11 @@ sealed trait OptionKind[T] {
 object OptionKind {
 
   case object Bool extends OptionKind[Boolean] {
-    def parse(text: String): Option[Boolean] = text.toLowerCase(Locale.ROOT).toBooleanOption
+    def parse(text: String): Option[Boolean] = text.toLowerCase(Locale.ROOT) match {
+      case "true" => Some(true)
+      case "false" => Some(false)
+      case _ => None
+    }
     def allowed = "true or false"
     def json = """{"type": "bool"}"""
   }
@@ -30,7 +34,7 @@ object OptionKind {
   final case class IntRange(min: Long, max: Long) extends OptionKind[Long] {
     private val Digits = "[+-]?[0-9]+".r
     def parse(text: String): Option[Long] = text.replace("_", "") match {
-      case s @ Digits() => s.toLongOption.filter(n => n >= min && n <= max)
+      case s @ Digits() => scala.util.Try(s.toLong).toOption.filter(n => n >= min && n <= max)
       case _ => None
     }
     def allowed: String = if (max == Long.MaxValue) s"an integer >= $min" else s"an integer from $min to $max"
@@ -41,7 +45,7 @@ object OptionKind {
   case object Probability extends OptionKind[Double] {
     private val Decimal = """[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?""".r
     def parse(text: String): Option[Double] = text match {
-      case Decimal(_*) => text.toDoubleOption.filter(p => p > 0.0 && p < 1.0)
+      case Decimal(_*) => scala.util.Try(text.toDouble).toOption.filter(p => p > 0.0 && p < 1.0)
       case _ => None
     }
     def allowed = "a probability strictly between 0 and 1, e.g. 0.01"

@@ -3,7 +3,7 @@ package io.bloomparquet.options
 import java.util.Locale
 
 /** Where an option is given. */
-sealed abstract class Scope(val name: String)
+sealed abstract class Scope(val name: String) extends Serializable
 object Scope {
   /** `spark.read.format("bloomparquet").option(...)`, a table's OPTIONS. */
   case object Read extends Scope("read")

@@ -16,7 +16,7 @@ package io.bloomparquet.options
  *    with the risks withheld by `safe`.
  *  - `none`: nothing; Spark's reader decodes every row of the row groups we keep.
  */
-sealed abstract class SparkPushdown(val name: String) {
+sealed abstract class SparkPushdown(val name: String) extends Serializable {
 
   /** Whether a filter is kept from Spark, given whether the one judge (`pruning.PushdownSafety`) finds it safe. */
   def withholds(judgedSafe: => Boolean): Boolean

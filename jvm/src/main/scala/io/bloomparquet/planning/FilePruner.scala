@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.ParquetShims
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
@@ -123,11 +124,12 @@ object FilePruner {
       in: => SeekableInputStream, fileLength: Long): Fetched = {
     if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
     val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
-    val requests = chunks.map(chunk => (chunk.getBloomFilterOffset, chunk.getBloomFilterLength))
+    val requests =
+      chunks.map(chunk => (chunk.getBloomFilterOffset, ParquetShims.bloomFilterLength(chunk).getOrElse(BloomFilterReader.UnknownLength)))
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val reads = BloomFilterReader.readMany(in, fileLength, requests, SbbfKernels.get(), ciphers)
     val failed = missing.zip(reads).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
-    missing.lazyZip(chunks).lazyZip(reads).foreach { case ((rg, c), chunk, read) =>
+    missing.zip(chunks).zip(reads).foreach { case (((rg, c), chunk), read) =>
       if (!failed.contains((rg, c))) index.addFilter(rg, c, plausible(chunk, read))
     }
     Fetched(requests, failed, reads.map(_.bytesRead).sum, missing.size - failed.size)

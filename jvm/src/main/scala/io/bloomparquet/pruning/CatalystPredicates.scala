@@ -1,5 +1,6 @@
 package io.bloomparquet.pruning
 
+import io.bloomparquet.compat.SparkCompat
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, EqualNullSafe, EqualTo, Expression, GetStructField, In, InSet, Literal, Or}
 import org.apache.spark.sql.types._
 
@@ -38,7 +39,7 @@ object CatalystPredicates {
   def supported(t: DataType): Boolean = t match {
     case ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType => true
     case _: DecimalType | DateType | TimestampType | TimestampNTZType | BinaryType => true
-    case s: StringType => s.collationId == StringType.collationId // UTF8_BINARY only
+    case s: StringType => SparkCompat.isBinaryCollation(s)
     case _ => false
   }
 

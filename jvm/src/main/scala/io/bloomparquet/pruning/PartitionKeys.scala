@@ -2,6 +2,7 @@ package io.bloomparquet.pruning
 
 import java.util.Locale
 
+import io.bloomparquet.compat.SparkCompat
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
@@ -23,7 +24,7 @@ final case class PartitionKeys(keys: Map[Int, (DataType, Set[Any])]) {
 object PartitionKeys {
   def supported(t: DataType): Boolean = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType | TimestampNTZType => true
-    case s: StringType => s.collationId == StringType.collationId // UTF8_BINARY only
+    case s: StringType => SparkCompat.isBinaryCollation(s)
     case _ => false
   }
 

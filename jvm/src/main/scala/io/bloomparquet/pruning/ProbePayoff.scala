@@ -67,8 +67,8 @@ object ProbePayoff {
   /** The most values one column is probed with. */
   def maxValues(p: BloomPredicate): Int = p match {
     case ColumnIn(_, _, values) => values.size
-    case AllOf(cs) => cs.map(maxValues).maxOption.getOrElse(0)
-    case AnyOf(cs) => cs.map(maxValues).maxOption.getOrElse(0)
+    case AllOf(cs) => cs.map(maxValues).foldLeft(0)(_ max _)
+    case AnyOf(cs) => cs.map(maxValues).foldLeft(0)(_ max _)
     case _ => 0
   }
 

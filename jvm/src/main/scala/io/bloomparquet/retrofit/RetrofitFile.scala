@@ -149,7 +149,8 @@ object RetrofitFile {
     val in = HadoopInputFile.fromStatus(status, conf).newStream()
     try blooms.foreach { b =>
         val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
-        BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset, md.getBloom_filter_length,
+        BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset,
+          ParquetShims.bloomFilterLength(md).getOrElse(BloomFilterReader.UnknownLength),
           b.filter.kernel) match {
           case FilterFound.Loaded(f, _) if f == b.filter =>
           case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")

@@ -42,7 +42,7 @@ class BloomParquetTable(
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     readyToRead()
-    val merged = mergedOptions(options)
+    val merged = SparkCompat.withTableOptions(this.options, options)
     // The scan's settings, resolved once: they travel with the scan to its reader factory and tasks.
     val scan = settings(merged)
     val bloom = scan.bloom
@@ -72,7 +72,8 @@ class BloomParquetTable(
     ParquetUtils.inferSchema(sparkSession, options.asScala.toMap, files)
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new WriteBuilder {
-    override def build(): Write = SparkCompat.newParquetWrite(paths, formatName, supportsDataType, mergedWriteInfo(info))
+    override def build(): Write = SparkCompat.newParquetWrite(paths, formatName, supportsDataType,
+      SparkCompat.withTableOptions(BloomParquetTable.this.options, info))
   }
 
   private lazy val parquetTypes =

@@ -30,7 +30,8 @@ object BloomWriteOptions {
       timestampType: String): Seq[BloomColumn] = {
     val valid = OptionValidator.validate(options)
     val names = valid.find(OptionRegistry.Columns).getOrElse(Nil)
-    val resolved = names.map(n => n -> resolve(n, schema, caseSensitive, timestampType)).distinctBy(_._2)
+    val resolved = names.map(n => n -> resolve(n, schema, caseSensitive, timestampType))
+      .foldLeft(Vector.empty[(String, Seq[String])])((kept, r) => if (kept.exists(_._2 == r._2)) kept else kept :+ r)
     // Per-column keys were lower-cased with the rest: match them without case.
     def perColumn[T](spec: OptionSpec[T]): Map[Seq[String], T] = valid.perColumn(spec).map { case (key, col, value) =>
       val parts = ColumnName.parse(col).getOrElse(Seq(col))

@@ -5,7 +5,6 @@ import scala.collection.mutable.ArrayBuffer
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.ParquetHash
 import org.apache.hadoop.conf.Configuration
-import org.apache.parquet.conf.{HadoopParquetConfiguration, ParquetConfiguration}
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.parquet.hadoop.api.WriteSupport.{FinalizedWriteContext, WriteContext}
 import org.apache.parquet.io.api.RecordConsumer
@@ -30,9 +29,9 @@ final class BloomWriteSupport[T](delegate: WriteSupport[T], columns: Seq[BloomCo
   /** Filters of every row group flushed so far, in file order. */
   def rowGroups: Seq[RowGroupFilters] = done.toSeq
 
-  override def init(conf: Configuration): WriteContext = init(new HadoopParquetConfiguration(conf))
-
-  override def init(conf: ParquetConfiguration): WriteContext = {
+  // Only the Hadoop form: parquet-java 1.14+ hands a HadoopParquetConfiguration to init(ParquetConfiguration),
+  // whose default unwraps it to this one (1.13, Spark 3.5's, has no other).
+  override def init(conf: Configuration): WriteContext = {
     val ctx = delegate.init(conf)
     BloomWriteSupport.checkLeaves(ctx.getSchema, columns)
     nodes = SchemaNodes(ctx.getSchema, columns.map(_.path))

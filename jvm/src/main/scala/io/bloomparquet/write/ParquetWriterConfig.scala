@@ -1,8 +1,6 @@
 package io.bloomparquet.write
 
-import scala.jdk.CollectionConverters._
-
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.{ParquetConf, ParquetShims}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.column.ParquetProperties
 import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
@@ -18,7 +16,7 @@ import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
 object ParquetWriterConfig {
 
   def apply[B <: ParquetWriter.Builder[_, B]](builder: B, conf: Configuration): B = {
-    var b = ParquetShims.withRowGroupRowCountLimit(builder, conf)
+    var b = ParquetShims.withNewerSettings(ParquetShims.withRowGroupRowCountLimit(builder, conf), conf)
       .withConf(conf)
       .withRowGroupSize(POF.getLongBlockSize(conf))
       .withPageSize(POF.getPageSize(conf))
@@ -27,12 +25,8 @@ object ParquetWriterConfig {
       .withWriterVersion(POF.getWriterVersion(conf))
       .withMinRowCountForPageSizeCheck(POF.getMinRowCountForPageSizeCheck(conf))
       .withMaxRowCountForPageSizeCheck(POF.getMaxRowCountForPageSizeCheck(conf))
-      .withMaxBloomFilterBytes(POF.getBloomFilterMaxBytes(conf))
       .withBloomFilterEnabled(POF.getBloomFilterEnabled(conf))
-      .withAdaptiveBloomFilterEnabled(POF.getAdaptiveBloomFilterEnabled(conf))
       .withPageWriteChecksumEnabled(POF.getPageWriteChecksumEnabled(conf))
-      .withStatisticsEnabled(POF.getStatisticsEnabled(conf))
-      .withSizeStatisticsEnabled(POF.getSizeStatisticsEnabled(conf))
       .withValidation(POF.getValidation(conf))
       .withMaxPaddingSize(conf.getInt(POF.MAX_PADDING_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT))
       .withColumnIndexTruncateLength(
@@ -40,20 +34,11 @@ object ParquetWriterConfig {
       .withStatisticsTruncateLength(
         conf.getInt(POF.STATISTICS_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH))
       .withPageRowCountLimit(conf.getInt(POF.PAGE_ROW_COUNT_LIMIT, ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT))
+    def perColumn(conf: Configuration, key: String) = ParquetConf.perColumn(conf, key)
     perColumn(conf, POF.ENABLE_DICTIONARY).foreach { case (c, v) => b = b.withDictionaryEncoding(c, v.toBoolean) }
     perColumn(conf, POF.BLOOM_FILTER_ENABLED).foreach { case (c, v) => b = b.withBloomFilterEnabled(c, v.toBoolean) }
     perColumn(conf, POF.BLOOM_FILTER_EXPECTED_NDV).foreach { case (c, v) => b = b.withBloomFilterNDV(c, v.toLong) }
     perColumn(conf, POF.BLOOM_FILTER_FPP).foreach { case (c, v) => b = b.withBloomFilterFPP(c, v.toDouble) }
-    perColumn(conf, POF.BLOOM_FILTER_CANDIDATES_NUMBER).foreach { case (c, v) => b = b.withBloomFilterCandidateNumber(c, v.toInt) }
-    perColumn(conf, POF.STATISTICS_ENABLED).foreach { case (c, v) => b = b.withStatisticsEnabled(c, v.toBoolean) }
-    perColumn(conf, POF.SIZE_STATISTICS_ENABLED).foreach { case (c, v) => b = b.withSizeStatisticsEnabled(c, v.toBoolean) }
     b
   }
-
-  /** `key#column -> value` entries of `conf`, as (column, value). */
-  def perColumn(conf: Configuration, key: String): Seq[(String, String)] =
-    conf.iterator().asScala.collect {
-      case e if e.getKey.startsWith(key + "#") && e.getKey.length > key.length + 1 =>
-        (e.getKey.substring(key.length + 1), e.getValue.trim)
-    }.toSeq
 }
