@@ -79,3 +79,22 @@ def test_wheel_installs_into_an_existing_spark_and_works_there(wheel: Path, tmp_
     smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, USER_ENV)
     seen = json.loads(smoke.strip().splitlines()[-1])
     assert seen["spark"] == PINS[minor] and seen["pruned"] > 0, seen
+
+
+def test_pip_refuses_the_wheel_next_to_spark_3_4(wheel: Path, tmp_path: Path) -> None:
+    """With the user's pyspark pinned to 3.4 (a requirement or a constraints file), pip's resolver refuses the
+    wheel: its metadata asks for pyspark>=3.5,<4.4. Nothing is installed, nothing crashes at run time."""
+    constraints = tmp_path / "constraints.txt"
+    constraints.write_text("pyspark==3.4.4\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "-c", str(constraints), str(wheel)],
+        capture_output=True, text=True, env=USER_ENV, timeout=600,
+    )  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode != 0 and "ResolutionImpossible" in said, said[-2000:]
+    assert "pyspark==3.4.4" in said and "depends on pyspark<4.4 and >=3.5" in said, said[-2000:]
+    assert "Requires-Dist: pyspark<4.4,>=3.5" in zipfile.ZipFile(wheel).read(_metadata(wheel)).decode().splitlines()
+
+
+def _metadata(wheel: Path) -> str:
+    return next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/METADATA"))
