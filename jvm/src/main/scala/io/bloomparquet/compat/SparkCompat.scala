@@ -31,7 +31,7 @@ import org.apache.spark.util.SerializableConfiguration
  * and copies, `sessionState`, private-ish helpers) and nothing else, so a new
  * Spark version is a change here (or in a per-version shim behind it) only.
  * What is written here compiles on every supported minor; what differs between
- * minors is in `SparkShims` and `ParquetShims`, one copy per shim folder
+ * minors is in `SparkShims`, `ParquetShims` and `ParquetFilterShims`, one copy per shim folder
  * (`jvm/src/main/scala-spark-*`). Nothing of ours is imported here.
  */
 object SparkCompat {

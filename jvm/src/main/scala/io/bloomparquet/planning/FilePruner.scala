@@ -3,7 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
@@ -125,7 +125,8 @@ object FilePruner {
     if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
     val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
     val requests =
-      chunks.map(chunk => (chunk.getBloomFilterOffset, ParquetShims.bloomFilterLength(chunk).getOrElse(BloomFilterReader.UnknownLength)))
+      chunks.map(chunk =>
+        (chunk.getBloomFilterOffset, ParquetFilterShims.bloomFilterLength(chunk).getOrElse(BloomFilterReader.UnknownLength)))
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val reads = BloomFilterReader.readMany(in, fileLength, requests, SbbfKernels.get(), ciphers)
     val failed = missing.zip(reads).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap

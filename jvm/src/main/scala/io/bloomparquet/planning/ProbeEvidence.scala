@@ -1,6 +1,6 @@
 package io.bloomparquet.planning
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.pruning.CompiledPredicate.Leaf
 import io.bloomparquet.pruning.{CompiledPredicate, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import org.apache.parquet.hadoop.metadata.BlockMetaData
@@ -44,6 +44,6 @@ object ProbeEvidence {
     tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep),
       (rg, c) => {
         val chunk = blocks(rg).getColumns.get(c)
-        ParquetShims.bloomFilterLength(chunk).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
+        ParquetFilterShims.bloomFilterLength(chunk).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
       })
 }

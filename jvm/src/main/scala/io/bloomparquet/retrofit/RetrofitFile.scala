@@ -6,7 +6,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.Try
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.{ParquetFilterShims, ParquetShims}
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, ParquetHash}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
@@ -150,7 +150,7 @@ object RetrofitFile {
     try blooms.foreach { b =>
         val md = fmd.getRow_groups.get(b.rowGroup).getColumns.get(b.column).getMeta_data
         BloomFilterReader.read(in, status.getLen, md.getBloom_filter_offset,
-          ParquetShims.bloomFilterLength(md).getOrElse(BloomFilterReader.UnknownLength),
+          ParquetFilterShims.bloomFilterLength(md).getOrElse(BloomFilterReader.UnknownLength),
           b.filter.kernel) match {
           case FilterFound.Loaded(f, _) if f == b.filter =>
           case other => throw new IllegalStateException(s"$tmp: filter of row group ${b.rowGroup} reads back as $other")

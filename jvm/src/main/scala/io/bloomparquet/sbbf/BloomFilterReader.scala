@@ -4,7 +4,7 @@ import java.io.{ByteArrayInputStream, IOException}
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import org.apache.parquet.format.{BloomFilterHeader, Util}
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
@@ -29,7 +29,8 @@ object BloomFilterReader {
   private[sbbf] val MaxHeaderBytes = 1024
 
   def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): FilterFound =
-    read(in, fileLength, chunk.getBloomFilterOffset, ParquetShims.bloomFilterLength(chunk).getOrElse(UnknownLength), SbbfKernels.get())
+    read(in, fileLength, chunk.getBloomFilterOffset, ParquetFilterShims.bloomFilterLength(chunk).getOrElse(UnknownLength),
+      SbbfKernels.get())
 
   /** What parquet-java's footer model reports for a chunk whose footer states no `bloom_filter_length`. */
   val UnknownLength: Int = -1

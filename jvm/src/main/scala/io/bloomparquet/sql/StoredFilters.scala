@@ -2,7 +2,7 @@ package io.bloomparquet.sql
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import io.bloomparquet.tail.FooterTail
@@ -31,7 +31,7 @@ object StoredFilters {
         case (c, i) if wanted(r, i) =>
           val md = c.getMeta_data
           val offset = if (md.isSetBloom_filter_offset) md.getBloom_filter_offset else -1L
-          val length = ParquetShims.bloomFilterLength(md)
+          val length = ParquetFilterShims.bloomFilterLength(md)
           (r, i, md.getPath_in_schema.asScala.toSeq, offset, length, c.isSetCrypto_metadata)
       }
     }

@@ -5,7 +5,7 @@ import java.nio.{ByteBuffer, ByteOrder}
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.sbbf.SplitBlockBloomFilter
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.parquet.format.{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, ColumnChunk, FileMetaData, SplitBlockAlgorithm, Uncompressed, Util, XxHash}
@@ -78,7 +78,7 @@ object FilterTail {
       val bytes = serialize(f.filter)
       val md = fmd.getRow_groups.get(f.rowGroup).getColumns.get(f.column).getMeta_data
       md.setBloom_filter_offset(pos)
-      ParquetShims.setBloomFilterLength(md, bytes.length)
+      ParquetFilterShims.setBloomFilterLength(md, bytes.length)
       out.write(bytes)
       pos += bytes.length
     }

@@ -1,6 +1,6 @@
 package io.bloomparquet.write
 
-import io.bloomparquet.compat.ParquetShims
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.options.BloomColumn
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.ParquetOutputFormat
@@ -27,15 +27,15 @@ object EncryptedFilters {
    * columns given parquet-java filters without an NDV (instead of the maximum).
    */
   def delegate(conf: Configuration, columns: Seq[BloomColumn]): Unit = {
-    if (columns.exists(_.ndv.isEmpty) && conf.get(ParquetShims.AdaptiveBloomFilterEnabled) == null)
-      conf.setBoolean(ParquetShims.AdaptiveBloomFilterEnabled, true)
+    if (columns.exists(_.ndv.isEmpty) && conf.get(ParquetFilterShims.AdaptiveBloomFilterEnabled) == null)
+      conf.setBoolean(ParquetFilterShims.AdaptiveBloomFilterEnabled, true)
     columns.foreach { c =>
       def set(key: String, value: String): Unit = conf.set(s"$key#${c.dotted}", value)
       set(ParquetOutputFormat.BLOOM_FILTER_ENABLED, "true")
       set(ParquetOutputFormat.BLOOM_FILTER_FPP, c.fpp.toString)
       c.ndv match {
         case Some(ndv) => set(ParquetOutputFormat.BLOOM_FILTER_EXPECTED_NDV, ndv.toString)
-        case None => set(ParquetShims.BloomFilterCandidatesNumber, Candidates.toString)
+        case None => set(ParquetFilterShims.BloomFilterCandidatesNumber, Candidates.toString)
       }
     }
   }

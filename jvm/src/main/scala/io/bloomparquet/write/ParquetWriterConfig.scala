@@ -1,6 +1,6 @@
 package io.bloomparquet.write
 
-import io.bloomparquet.compat.{ParquetConf, ParquetShims}
+import io.bloomparquet.compat.{ParquetConf, ParquetFilterShims, ParquetShims}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.column.ParquetProperties
 import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
@@ -16,7 +16,7 @@ import org.apache.parquet.hadoop.{ParquetOutputFormat => POF, ParquetWriter}
 object ParquetWriterConfig {
 
   def apply[B <: ParquetWriter.Builder[_, B]](builder: B, conf: Configuration): B = {
-    var b = ParquetShims.withNewerSettings(ParquetShims.withRowGroupRowCountLimit(builder, conf), conf)
+    var b = ParquetFilterShims.withNewerSettings(ParquetShims.withRowGroupRowCountLimit(builder, conf), conf)
       .withConf(conf)
       .withRowGroupSize(POF.getLongBlockSize(conf))
       .withPageSize(POF.getPageSize(conf))
