@@ -11,9 +11,12 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
  */
 object ParquetFilterShims {
 
-  /** A chunk's `bloom_filter_length`, when its footer states one. */
+  /**
+   * A chunk's `bloom_filter_length`, when its footer states one (parquet-java reports -1 for none). Any other
+   * value, negative included, is what the footer says: the filter reader judges it.
+   */
   def bloomFilterLength(chunk: ColumnChunkMetaData): Option[Int] =
-    Some(chunk.getBloomFilterLength).filter(_ >= 0)
+    Some(chunk.getBloomFilterLength).filter(_ != -1)
 
   /** The thrift footer's `bloom_filter_length` of a chunk, when set. */
   def bloomFilterLength(md: ColumnMetaData): Option[Int] =
