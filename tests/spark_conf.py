@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.metadata import version
 from typing import Any
+
+# The client's Spark is 3.x (3.5): no DataFrame.executionInfo, no Connect server in pyspark, no WITH options.
+SPARK3 = int(version("pyspark").split(".")[0]) < 4
 
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}

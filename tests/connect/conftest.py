@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from ..spark_conf import SPARK3
+
 
 @pytest.fixture(scope="session")
 def connect() -> Iterator[object]:
@@ -21,7 +23,7 @@ def connect() -> Iterator[object]:
     # The client repeats the server's start-up settings as session settings, which Spark refuses, noisily.
     warnings.filterwarnings("ignore", message="Failed to set spark\\.")
     conf = {}
-    if int(pyspark.__version__.split(".")[0]) < 4:
+    if SPARK3:
         # Spark 3.5's pyspark does not ship the Connect server: it comes as a package, as Spark's docs say.
         conf["spark.jars.packages"] = f"org.apache.spark:spark-connect_2.12:{pyspark.__version__}"
     builder = bp.configure(SparkSession.builder.remote("local[2]"), **conf).config("spark.sql.session.timeZone", "UTC")

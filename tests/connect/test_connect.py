@@ -10,22 +10,20 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pyspark
 import pytest
 from pyspark.errors import IllegalArgumentException
 
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters
 
-from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
+from ..spark_conf import PUSHDOWN_OFF, SPARK3, rows, spark_conf
 
 ROWS, GROUP = 40_000, 5_000
-# Spark 3.5's Connect client has no DataFrame.executionInfo: scan_metrics refuses, naming the version.
-SPARK3 = int(pyspark.__version__.split(".")[0]) < 4
 
 
 def _metrics(df) -> dict | None:
-    """``scan_metrics`` of an executed DataFrame; on Spark 3.5, None after checking the refusal."""
+    """``scan_metrics`` of an executed DataFrame; on Spark 3.5 (no DataFrame.executionInfo), None after
+    checking that it refuses, naming the version."""
     if SPARK3:
         with pytest.raises(NotImplementedError, match="Spark 4.0 added"):
             bp.scan_metrics(df)

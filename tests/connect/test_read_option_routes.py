@@ -7,22 +7,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyspark
 import pytest
 
 import bloomparquet as bp
 
 from ..read_option_table import TABLE, Cell, Route, check_cell, registry_read_keys, route_readers, write_data
 from ..routes import PARQUET_OPT_IN
+from ..spark_conf import SPARK3
 
 _READ = route_readers("connect_read_option_routes_")
 
 # An option's effect is read from the execution's metrics (DataFrame.executionInfo, Spark 4.0+), and SQL
 # on a path takes options by WITH (Spark 4.0+): on a Spark 3.5 Connect client neither exists. There the
 # classic table (tests/test_read_option_routes.py) and the Connect suite's rejection test stand.
-pytestmark = pytest.mark.skipif(
-    int(pyspark.__version__.split(".")[0]) < 4, reason="Spark 3.5 Connect: no executionInfo, no WITH options"
-)
+pytestmark = pytest.mark.skipif(SPARK3, reason="Spark 3.5 Connect: no executionInfo, no WITH options")
 
 
 ROUTES = {
