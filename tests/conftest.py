@@ -31,13 +31,19 @@ TEST_JAR = Path(__file__).resolve().parents[1] / "jvm" / "target" / "bloomparque
 
 
 @pytest.fixture(scope="session")
-def spark() -> Iterator[object]:
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     import bloomparquet
 
     if not TEST_JAR.is_file():
         raise FileNotFoundError(f"{TEST_JAR} not found: run bin/setup (or bin/sbt jvm/Test/package)")
     jar = str(TEST_JAR)
-    conf = {"spark.sql.session.timeZone": "UTC", "spark.jars": jar, "spark.driver.extraClassPath": jar}
+    conf = {
+        "spark.sql.session.timeZone": "UTC",
+        "spark.jars": jar,
+        "spark.driver.extraClassPath": jar,
+        # Managed tables of this run's own: not the checkout's spark-warehouse/, not another pytest-xdist worker's.
+        "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
+    }
     if MASTER.startswith("local-cluster"):
         # Executors are JVMs of their own (the test jar reaches them through spark.jars): small heaps on 2 cores.
         conf["spark.executor.memory"] = "1g"
