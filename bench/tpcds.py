@@ -27,18 +27,8 @@ import bloomparquet
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.tpcds_queries import queries
-from tests.tpcds_schema import TABLES
+from tests.tpcds_schema import FACT_KEYS, TABLES
 
-# The fact tables' join keys: what their bloom filters cover on the bloomparquet route.
-FACT_KEYS = {
-    "store_sales": ["ss_sold_date_sk", "ss_item_sk", "ss_customer_sk"],
-    "store_returns": ["sr_returned_date_sk", "sr_item_sk", "sr_customer_sk"],
-    "catalog_sales": ["cs_sold_date_sk", "cs_item_sk", "cs_bill_customer_sk"],
-    "catalog_returns": ["cr_returned_date_sk", "cr_item_sk", "cr_returning_customer_sk"],
-    "web_sales": ["ws_sold_date_sk", "ws_item_sk", "ws_bill_customer_sk"],
-    "web_returns": ["wr_returned_date_sk", "wr_item_sk", "wr_returning_customer_sk"],
-    "inventory": ["inv_date_sk", "inv_item_sk"],
-}
 ROUTES = ("parquet", "opted-in", "bloomparquet")
 
 

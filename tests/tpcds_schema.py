@@ -165,3 +165,16 @@ TABLES: dict[str, str] = {
         "web_tax_percentage decimal(5,2)"
     ),
 }
+
+
+# The fact tables' join keys: where the bloomparquet route (bench/tpcds.py, tests/test_tpcds_plans.py)
+# writes bloom filters, as a user looking up orders by date, item or customer would.
+FACT_KEYS: dict[str, list[str]] = {
+    "store_sales": ["ss_sold_date_sk", "ss_item_sk", "ss_customer_sk"],
+    "store_returns": ["sr_returned_date_sk", "sr_item_sk", "sr_customer_sk"],
+    "catalog_sales": ["cs_sold_date_sk", "cs_item_sk", "cs_bill_customer_sk"],
+    "catalog_returns": ["cr_returned_date_sk", "cr_item_sk", "cr_returning_customer_sk"],
+    "web_sales": ["ws_sold_date_sk", "ws_item_sk", "ws_bill_customer_sk"],
+    "web_returns": ["wr_returned_date_sk", "wr_item_sk", "wr_returning_customer_sk"],
+    "inventory": ["inv_date_sk", "inv_item_sk"],
+}

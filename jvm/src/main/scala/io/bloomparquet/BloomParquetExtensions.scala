@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, V2ScanRoute}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -12,7 +12,8 @@ import org.apache.spark.sql.SparkSessionExtensions
  * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
  * [[KeySetPruning]], which gives that scan runtime filters from small key sets
  * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). Opted-in plain
- * Parquet that nothing could prune stays on V1 ([[KeptV1Parquet]]).
+ * Parquet that nothing could prune stays on V1 ([[KeptV1Parquet]]). Scans in a subquery's own
+ * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest.
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
@@ -22,5 +23,6 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     extensions.injectPreCBORule(KeptV1Parquet(_))
     extensions.injectPreCBORule(KeySetPruning(_))
     extensions.injectPreCBORule(KeySetSizeNote(_))
+    extensions.injectPreCBORule(_ => SubqueryScans)
   }
 }

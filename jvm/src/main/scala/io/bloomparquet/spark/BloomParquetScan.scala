@@ -23,7 +23,8 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: ReadSettings, keySetNote: Option[String]) extends FileScan with SupportsRuntimeV2Filtering {
+    val settings: ReadSettings, keySetNote: Option[String], runtimeFilters: Boolean = true)
+    extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
   override def fileIndex: PartitioningAwareFileIndex = delegate.fileIndex
@@ -73,7 +74,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
    * read columns whose equality we can probe (plan mode) that carry bloom filters in the files.
    * Every column declared invites Spark's dynamic pruning to plan a subquery for it; computed once.
    */
-  private lazy val runtimeFilterColumns: Array[NamedReference] = {
+  private lazy val runtimeFilterColumns: Array[NamedReference] = if (!runtimeFilters) Array.empty
+  else {
     (RuntimeFilterColumns.data(readDataSchema.fields.toSeq, fileIndex, delegate.hadoopConf, settings) ++
       RuntimeFilterColumns.partition(readPartitionSchema.fields.toSeq))
       .map(f => ColumnReference(f.name): NamedReference).toArray
@@ -167,7 +169,9 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (bloom.enabled) "no usable predicate" else "disabled"))
     }
     // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
-    delegate.getMetaData() ++ shown ++ keySetNote.map("KeySetLookup" -> _) + ("Format" -> "bloomparquet")
+    // A scan in a subquery's own plan takes no runtime filter (sql/SubqueryScans).
+    val inSubquery = if (runtimeFilters) None else Some("RuntimeFilters" -> "none: in a subquery's plan")
+    delegate.getMetaData() ++ shown ++ keySetNote.map("KeySetLookup" -> _) ++ inSubquery + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData
