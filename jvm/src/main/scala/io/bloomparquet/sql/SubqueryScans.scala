@@ -1,10 +1,9 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{isSubqueryRoot, withRelationOption}
+import io.bloomparquet.compat.CatalystPlans.{V2Relation, isSubqueryRoot, withRelationOption}
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 /**
  * Bounds the plans runtime filters make: a bloomparquet scan in a subquery's own plan (an IN,
@@ -22,7 +21,7 @@ object SubqueryScans extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!isSubqueryRoot(plan)) plan
     else plan.transformUp {
-      case r: DataSourceV2Relation if r.table.isInstanceOf[BloomParquetTable] =>
+      case r @ V2Relation(_: BloomParquetTable, _) =>
         withRelationOption(r, BloomParquetTable.InSubqueryOption, "true").getOrElse(r)
     }
 }
