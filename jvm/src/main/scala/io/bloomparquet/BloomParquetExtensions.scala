@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, V2ScanRoute}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -11,8 +11,9 @@ import org.apache.spark.sql.SparkSessionExtensions
  * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
  * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
  * [[KeySetPruning]], which gives that scan runtime filters from small key sets
- * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). Opted-in plain
- * Parquet that nothing could prune stays on V1 ([[KeptV1Parquet]]). Scans in a subquery's own
+ * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). A relation nothing
+ * could prune takes Spark's V1 scan: on the SQL routes it stays there ([[KeptV1Parquet]] reads
+ * plain Parquet through our format), on the format route [[UnprunableOnV1]] moves it there. Scans in a subquery's own
  * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest.
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
@@ -21,6 +22,7 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
     extensions.injectPreCBORule(KeptV1Parquet(_))
+    extensions.injectPreCBORule(UnprunableOnV1(_))
     extensions.injectPreCBORule(KeySetPruning(_))
     extensions.injectPreCBORule(KeySetSizeNote(_))
     extensions.injectPreCBORule(_ => SubqueryScans)

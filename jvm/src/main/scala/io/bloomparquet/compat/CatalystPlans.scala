@@ -1,5 +1,6 @@
 package io.bloomparquet.compat
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, Expression, InSubquery, ListQuery}
 import org.apache.spark.sql.catalyst.plans.JoinType
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, HintInfo, Join, LogicalPlan, Subquery}
@@ -51,6 +52,19 @@ object CatalystPlans {
         }
       case _ => None
     }
+
+  /**
+   * A V1 file relation over `location` read through `format` with `options`, whose attributes are
+   * `output` (a V2 relation's, so the plan above it stays resolved); None where Spark's V1 relation
+   * would expose other columns than `output`, in another order.
+   */
+  def v1FileRelation(spark: SparkSession, location: FileIndex, dataSchema: StructType, partitionSchema: StructType,
+      format: FileFormat, options: Map[String, String], output: Seq[AttributeReference]): Option[LogicalPlan] = {
+    val fs = HadoopFsRelation(location, partitionSchema, dataSchema, None, format, options)(spark)
+    val same = fs.schema.length == output.length &&
+      fs.schema.fields.zip(output).forall { case (f, a) => f.name == a.name && f.dataType == a.dataType }
+    if (same) Some(LogicalRelation(fs).copy(output = output)) else None
+  }
 
   /** Whether `plan` joins anything. */
   def hasJoin(plan: LogicalPlan): Boolean = plan.find(_.isInstanceOf[Join]).isDefined

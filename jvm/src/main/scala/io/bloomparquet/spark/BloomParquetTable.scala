@@ -87,6 +87,9 @@ class BloomParquetTable(
 
   override def formatName: String = "BloomParquet"
 
+  /** The options this table was opened with (a reader's, or a V1 relation's): a V1 relation over it reads with them. */
+  def openedWith: Map[String, String] = options.asCaseSensitiveMap.asScala.toMap
+
   override def toString: String = s"BloomParquetTable($name, $readOptions)"
 }
 

@@ -39,16 +39,16 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
         case _ => None
       }
     }
-    // Plain Parquet takes the V2 scan only where it could prune; elsewhere [[KeptV1Parquet]] keeps
-    // it on Spark's V1 scan (decided again in every round of the batch: filters move down meanwhile).
-    def worthIt(rel: FileRelation, condition: Option[Expression]): Boolean =
-      rel.format.isInstanceOf[BloomParquetFileFormat] || joins || condition.exists(PruningChance.inFilter)
+    // A relation takes the V2 scan only where it could prune; elsewhere it stays on Spark's V1 scan
+    // (plain Parquet read through our format by [[KeptV1Parquet]]), decided again in every round of
+    // the batch: filters move down meanwhile. [[UnprunableOnV1]] does the same for the format route.
+    def worthIt(condition: Option[Expression]): Boolean = joins || condition.exists(PruningChance.inFilter)
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(_, rel)) if worthIt(rel, Some(condition)) =>
+      case f @ Filter(condition, Wanted(_, rel)) if worthIt(Some(condition)) =>
         convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(v1, rel) if worthIt(rel, None) => convert(rel, None).getOrElse(v1)
+      case Wanted(v1, rel) if worthIt(None) => convert(rel, None).getOrElse(v1)
     }
   }
 

@@ -8,8 +8,9 @@ import io.bloomparquet.testing.LocalSpark.{oracle, rows, withConf}
 import org.apache.spark.sql.DataFrame
 
 /**
- * The session extension's rules on a local session: which relations the opt-in routes through
- * the V2 scan ([[io.bloomparquet.sql.V2ScanRoute]], [[io.bloomparquet.sql.KeptV1Parquet]]) and the
+ * The session extension's rules on a local session: which relations take the V2 scan
+ * ([[io.bloomparquet.sql.V2ScanRoute]], [[io.bloomparquet.sql.KeptV1Parquet]],
+ * [[io.bloomparquet.sql.UnprunableOnV1]]) and the
  * runtime filters [[io.bloomparquet.sql.KeySetPruning]] gives it from small key sets; rows always
  * Spark's with its pushdown off.
  */
@@ -37,6 +38,34 @@ class ExtensionRulesSuite extends munit.FunSuite {
     val sparks = plan(spark.sql(q))
     val ours = withConf(optIn)(plan(spark.sql(q)))
     assert(sparks.contains("mergedValue") && ours.contains("mergedValue"), ours)
+  }
+
+  test("a bloomparquet relation nothing could prune takes Spark's V1 scan through our format, on every route") {
+    spark.read.format("bloomparquet").load(data.toString).createOrReplaceTempView("jvm_rules_format")
+    val routes = Seq(
+      "the format" -> (() => spark.read.format("bloomparquet").load(data.toString)),
+      "a view" -> (() => spark.table("jvm_rules_format")),
+      "SQL on a path" -> (() => spark.sql(s"SELECT * FROM bloomparquet.`$data`"))
+    )
+    for ((route, table) <- routes) {
+      val range = table().where("k > 100").groupBy().count()
+      assert(!plan(range).contains("BatchScan") && plan(range).contains("Format: BloomParquet"), s"$route: ${plan(range)}")
+      assertEquals(rows(range), oracle(data)(_.where("k > 100").groupBy().count()), route)
+      val probe = table().where("k = 2001")
+      assert(plan(probe).contains("BatchScan"), s"$route: ${plan(probe)}")
+      assertEquals(rows(probe), oracle(data)(_.where("k = 2001")), route)
+    }
+  }
+
+  test("scalar subqueries over the bloomparquet format that nothing could prune are merged") {
+    spark.read.format("bloomparquet").load(data.toString).createOrReplaceTempView("jvm_rules_merge")
+    val q = "SELECT (SELECT count(*) FROM jvm_rules_merge WHERE k < 100), (SELECT sum(k) FROM jvm_rules_merge WHERE k < 100)"
+    val ours = plan(spark.sql(q))
+    assert(ours.contains("mergedValue") && !ours.contains("BatchScan"), ours)
+    spark.read.parquet(data.toString).createOrReplaceTempView("jvm_rules_merge_oracle")
+    withConf("spark.sql.parquet.filterPushdown" -> "false") {
+      assertEquals(rows(spark.sql(q)), rows(spark.sql(q.replace("jvm_rules_merge", "jvm_rules_merge_oracle"))))
+    }
   }
 
   test("a join to a small key set gives the bloomparquet scan a runtime filter; rows are Spark's") {
