@@ -1,12 +1,14 @@
 // bloomparquet: one source tree, one jar per supported Spark minor, each
-// compiled against the exact Spark that minor's pinned pyspark ships (its jars/
-// folder), so the jar we build is the jar PySpark loads. The minors, their pins
-// and their Scala live in project/spark-versions.properties only, read by
+// compiled against that minor's own Spark: its Maven artifacts (provided)
+// where Maven Central serves the minor, else the jars/ folder of its pinned
+// pyspark (the default minor's, 4.3, which Maven lacks here). The minors, their
+// pins and their Scala live in project/spark-versions.properties only, read by
 // project/SparkMinors.scala (no Python, no venv needed to load the build).
 // `jvm` is the default (newest) minor, installed in .venv: tests and benchmarks
 // run on it. Every other minor is a project of its own (spark40, spark41...,
-// added by SparkMinorProjects), its pyspark in .venvs/spark-<minor>
-// (bin/setup --all-sparks). `bin/sbt packageAllSparks` builds every minor's jar.
+// added by SparkMinorProjects), tested on its pinned pyspark in
+// .venvs/spark-<minor> (bin/setup --all-sparks). `bin/sbt packageAllSparks`
+// builds every minor's jar.
 
 // Spark 4 on JDK 17+ needs these opens; the Vector API is an incubator module.
 lazy val jvmFlags = Seq(

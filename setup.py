@@ -1,10 +1,11 @@
 """Wheel and sdist build: the package plus one bloomparquet jar per supported Spark minor.
 
 Metadata lives in pyproject.toml; this file only adds the jars, which are sbt's to
-build: ``bin/sbt packageAllSparks`` compiles each against its minor's pinned pyspark
-(``bin/setup --all-sparks`` installs those). In a checkout, a wheel or sdist build
-runs it when a jar is missing or older than the JVM build's inputs, and fails naming
-``bin/setup --all-sparks`` when it cannot. No pip runs inside the build. An sdist
+build: ``bin/sbt packageAllSparks`` compiles each against its minor's Spark, from Maven
+artifacts where Maven serves the minor, else from its pinned pyspark (the default minor's
+is the one ``bin/setup`` installs). In a checkout, a wheel or sdist build runs it when a
+jar is missing or older than the JVM build's inputs, and fails naming ``bin/setup`` when
+it cannot. No pip runs inside the build. An sdist
 carries the jars it was made with beside the JVM sources, so a wheel builds from it
 without a JVM. Editable installs take the jars from the checkout's ``jvm/target``.
 """
@@ -66,8 +67,9 @@ def _jars() -> dict[str, Path]:
     if done.returncode != 0 or missing:
         sys.exit(
             "bloomparquet: building the jars failed (bin/sbt packageAllSparks, output above). Each is compiled "
-            "against its Spark minor's pinned pyspark (project/spark-versions.properties): run bin/setup "
-            "--all-sparks first (it needs python3.11, a JDK 17 and mvn), then build again."
+            "against its Spark minor's Maven artifacts or, where Maven lacks the minor, its pinned pyspark "
+            "(project/spark-versions.properties): run bin/setup first (it needs python3.11, a JDK 17 and mvn), "
+            "then build again."
         )
     for j in jars.values():  # sbt leaves an up-to-date jar as it was: mark it checked
         os.utime(j)

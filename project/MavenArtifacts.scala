@@ -8,7 +8,8 @@ import sbt.Keys._
  * What `bin/maven-repo DIR` publishes per Spark minor, as Spark libraries ship (Delta Lake, Iceberg):
  * `io.bloomparquet:bloomparquet-spark-<minor>_<scala binary>:<version>`, the jar (Caffeine shaded in),
  * its sources and a POM whose only dependencies are what the cluster provides: Spark SQL, parquet-java
- * and Scala, all `provided`, at the versions the jar was compiled against (its pinned pyspark's jars).
+ * and Scala, all `provided`, at the versions the jar was compiled against (Spark's Maven artifacts, or for a
+ * minor Maven does not serve here, its pinned pyspark's jars).
  * The repository directory comes from $BLOOMPARQUET_MAVEN_REPO.
  */
 object MavenArtifacts {
@@ -23,9 +24,8 @@ object MavenArtifacts {
     </dependency>
 
   /** parquet-java's version in a pyspark's jars/ folder (parquet-hadoop-<version>.jar). */
-  private def parquetVersion(
-      jars: File): String = (jars * "parquet-hadoop-*.jar").get.map(_.getName.stripPrefix("parquet-hadoop-").stripSuffix(".jar")).headOption
-    .getOrElse(SparkMinors.fail(s"no parquet-hadoop jar in $jars"))
+  private def pysparkParquet(jars: File): Option[String] = (jars * "parquet-hadoop-*.jar").get.map(
+    _.getName.stripPrefix("parquet-hadoop-").stripSuffix(".jar")).headOption
 
   def settings(m: SparkMinor): Seq[Setting[_]] = Seq(
     publishMavenStyle := true,
@@ -33,24 +33,28 @@ object MavenArtifacts {
     Compile / packageDoc / publishArtifact := false,
     Test / publishArtifact := false,
     pomIncludeRepository := (_ => false),
-    pomPostProcess := { // a setting: the jars are looked at only when a POM is made
-      val root = (LocalRootProject / baseDirectory).value
-      (node: Node) => new RuleTransformer(providedOnly(root, m)).transform(node).head
+    // The POM sbt writes names the shaded Caffeine too: its dependencies become the provided ones, at the
+    // versions the jar was compiled against (Maven's Spark and the parquet-java it resolved, or the pyspark's).
+    makePom := {
+      val pom = makePom.value
+      val resolved = (Compile / update).value.allModules.find(_.name == "parquet-hadoop").map(_.revision)
+      val parquet = resolved
+        .orElse(pysparkParquet(SparkMinors.pysparkJars((LocalRootProject / baseDirectory).value, m)))
+        .getOrElse(SparkMinors.fail(s"no parquet-hadoop on Spark ${m.minor}'s compile classpath"))
+      val deps = Seq(
+        provided("org.apache.spark", s"spark-sql_${SparkMinors.binary(m.scala)}", m.compiledAgainst),
+        provided("org.apache.parquet", "parquet-hadoop", parquet),
+        provided("org.scala-lang", "scala-library", m.scala)
+      )
+      val providedOnly = new RewriteRule {
+        override def transform(n: Node): Seq[Node] = n match {
+          case e: Elem if e.label == "dependencies" => e.copy(child = deps)
+          case other => other
+        }
+      }
+      scala.xml.XML.save(pom.getPath, new RuleTransformer(providedOnly).transform(scala.xml.XML.loadFile(pom)).head,
+        "UTF-8", xmlDecl = true)
+      pom
     }
   )
-
-  private def providedOnly(root: File, m: SparkMinor): RewriteRule = {
-    val jars = SparkMinors.pysparkJars(root, m)
-    val deps = Seq(
-      provided("org.apache.spark", s"spark-sql_${SparkMinors.binary(m.scala)}", m.spark),
-      provided("org.apache.parquet", "parquet-hadoop", parquetVersion(jars)),
-      provided("org.scala-lang", "scala-library", m.scala)
-    )
-    new RewriteRule {
-      override def transform(n: Node): Seq[Node] = n match {
-        case e: Elem if e.label == "dependencies" => e.copy(child = deps)
-        case other => other
-      }
-    }
-  }
 }

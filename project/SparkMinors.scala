@@ -2,7 +2,7 @@ import sbt._
 import sbt.Keys._
 
 /** One supported Spark minor as project/spark-versions.properties pins it. */
-final case class SparkMinor(minor: String, spark: String, scala: String) {
+final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String]) {
 
   /** The sbt project building this minor's jar: `spark40`, `spark35`... (the default minor's is `jvm`). */
   def projectId: String = "spark" + minor.replace(".", "")
@@ -10,12 +10,15 @@ final case class SparkMinor(minor: String, spark: String, scala: String) {
   /** `Seq(4, 0)`: minors order by number, not by text. */
   def number: Seq[Int] = SparkMinors.number(minor)
 
+  /** The Spark release the jar compiles against: Maven's where it serves this minor, else the pinned pyspark. */
+  def compiledAgainst: String = maven.getOrElse(spark)
+
   /** The oldest JDK this Spark runs on, so the bytecode our jar targets: 8 for Spark 3, 17 for Spark 4. */
   def javaRelease: Int = if (number.head < 4) 8 else 17
 }
 
 /** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
-  * and what a minor's jar is built with: its Scala, its shim folders, its pinned pyspark's jars.
+  * and what a minor's jar is built with: its Scala, its shim folders, its Spark (Maven's or its pinned pyspark's).
   */
 object SparkMinors {
   val propertiesFile: File = file("project") / "spark-versions.properties"
@@ -41,7 +44,10 @@ object SparkMinors {
     .sortBy(number)(byNumber)
     .map { m =>
       val scala = properties.getOrElse(s"scala.$m", fail(s"$propertiesFile: no scala.$m (the Scala Spark $m is built with)"))
-      SparkMinor(m, properties(m), scala)
+      val maven = properties.get(s"maven.$m")
+      if (maven.exists(v => !v.startsWith(m + ".")))
+        fail(s"$propertiesFile: maven.$m=${maven.get} is not a Spark $m release")
+      SparkMinor(m, properties(m), scala, maven)
     }
 
   /** The development environment's minor (.venv): the `jvm` project, tests and benchmarks run on it. */
@@ -103,7 +109,7 @@ object SparkMinors {
   def binary(scalaVersion: String): String = scalaVersion.split('.').take(2).mkString(".")
 
   /** What every minor's jar is built with. Spark (and parquet-java, Hadoop) are provided by the runtime:
-    * compiled against that minor's pinned pyspark's jars, never resolved, never packaged.
+    * compiled against that minor's Spark from Maven (`provided`) or its pinned pyspark's jars, never packaged.
     */
   def settings(m: SparkMinor): Seq[Setting[_]] = Seq(
     name := "bloomparquet",
@@ -111,7 +117,11 @@ object SparkMinors {
     moduleName := s"bloomparquet-spark-${m.minor}",
     scalaVersion := m.scala,
     Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
-    Compile / unmanagedJars ++= (pysparkJars((LocalRootProject / baseDirectory).value, m) ** "*.jar").classpath,
+    // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
+    libraryDependencies ++= m.maven.map(v => "org.apache.spark" %% "spark-sql" % v % Provided).toSeq,
+    Compile / unmanagedJars ++= {
+      if (m.maven.isDefined) Nil else (pysparkJars((LocalRootProject / baseDirectory).value, m) ** "*.jar").classpath
+    },
     compileOrder := CompileOrder.JavaThenScala,
     javacOptions ++= Seq("--release", m.javaRelease.toString, "-Xlint:all,-options"),
     scalacOptions ++= Seq("-release", m.javaRelease.toString, "-deprecation", "-feature", "-unchecked",

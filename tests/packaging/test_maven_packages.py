@@ -50,11 +50,19 @@ def test_every_minor_is_published_with_provided_dependencies_only(minor: str) ->
         assert (where / f"{name}-{VERSION}{suffix}").is_file(), (name, suffix)
     pom = ET.parse(where / f"{name}-{VERSION}.pom").getroot()
     deps = {
-        (d.findtext("m:artifactId", namespaces=POM_NS), d.findtext("m:scope", namespaces=POM_NS))
+        d.findtext("m:artifactId", namespaces=POM_NS): (
+            d.findtext("m:version", namespaces=POM_NS),
+            d.findtext("m:scope", namespaces=POM_NS),
+        )
         for d in pom.iterfind("m:dependencies/m:dependency", POM_NS)
     }
     scala = name.rsplit("_", 1)[1]
-    assert deps == {(f"spark-sql_{scala}", "provided"), ("parquet-hadoop", "provided"), ("scala-library", "provided")}
+    assert set(deps) == {f"spark-sql_{scala}", "parquet-hadoop", "scala-library"}
+    assert {scope for _, scope in deps.values()} == {"provided"}
+    # The Spark the jar was compiled against: Maven's release of the minor where one is pinned, else the pyspark's.
+    assert deps[f"spark-sql_{scala}"][0] == PINS.get(f"maven.{minor}", PINS[minor])
+    assert deps["scala-library"][0] == PINS[f"scala.{minor}"]
+    assert re.fullmatch(r"1\.\d+\.\d+", deps["parquet-hadoop"][0] or ""), deps
 
 
 @pytest.mark.parametrize("minor", [MINORS[0], PINS["default"]])
