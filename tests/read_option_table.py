@@ -190,6 +190,18 @@ def _spark_pushdown(cell: Cell) -> None:
     assert (read("safe", "s = 'b'"), read("all", "s = 'b'")) == (ROWS, 0)
 
 
+def _filter_reads(cell: Cell) -> None:
+    # The same decisions from whole filters and from the blocks the probed value hashes to.
+    seen = {}
+    for value in ("whole", "blocks"):
+        rows, m = cell.run({"bloom.filterReads": value, "bloom.cache": "false"}, MISS, PUSHDOWN_OFF)
+        assert rows == [] and m["numOutputRows"] == 0, m
+        seen[value] = (m["bloomFiltersReadInBlocks"], m["bloomRowGroupsPrunedByBloom"], m["bloomFilterBytesRead"])
+    assert seen["whole"][0] == 0 and seen["blocks"][0] > 0, seen
+    assert seen["whole"][1] == seen["blocks"][1] > 0, seen
+    assert seen["blocks"][2] < seen["whole"][2], seen
+
+
 OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.enabled": _enabled,
     "bloom.mode": _mode,
@@ -197,6 +209,7 @@ OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.cacheMb": _cache_of("bloom.cacheMb", "0", "512"),
     "bloom.planningParallelism": _planning_parallelism,
     "bloom.earlyStop": _early_stop,
+    "bloom.filterReads": _filter_reads,
     "bloom.sparkPushdown": _spark_pushdown,
 }
 
@@ -208,11 +221,13 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.cacheMb": (["512", "0"], MISS, "-1"),
     "bloom.planningParallelism": (["16", "1"], MISS, "0"),
     "bloom.earlyStop": (["true", "false"], BIG_IN, "off"),
+    "bloom.filterReads": (["auto", "whole"], MISS, "partly"),
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
 }
 
 V1_PRUNES_IN_TASKS = Inert("Spark plans V1 scans itself: pruning always runs inside each task")
 NO_PLANNING_READS = Inert("no footer is read while planning; a task reads its files one at a time")
+NO_BLOOM_METRICS = Inert("the V1 scan node shows no bloom metrics; its decisions are the same either way")
 ONE_FILE_PER_CALL = Inert("the V1 reader prunes each file on its own: no later file for the gate to spare")
 # Not by design but a gap of this table: the classic table shows the effect on the same server code.
 NOT_SHOWN_OVER_CONNECT = Inert(
@@ -244,6 +259,7 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.cacheMb": row(),
     "bloom.planningParallelism": row(v1=NO_PLANNING_READS, task=NO_PLANNING_READS, connect=NOT_SHOWN_OVER_CONNECT),
     "bloom.earlyStop": row(v1=ONE_FILE_PER_CALL),
+    "bloom.filterReads": row(v1=NO_BLOOM_METRICS),
     "bloom.sparkPushdown": row(),
 }
 

@@ -47,6 +47,12 @@ def bloom_routes(spark, path: Path, name: str) -> Iterator[tuple[DataFrame, Rout
                 "task": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), {}),
                 "plan_no_gap_reads": (bp.read_bloom(spark, str(path)), NO_GAP_READS),
                 "task_no_gap_reads": (bp.read_bloom(spark, str(path), **{"bloom.mode": "task"}), NO_GAP_READS),
+                # Only the blocks the probes hash to, whatever the cost model would choose.
+                "plan_blocks": (bp.read_bloom(spark, str(path), **{"bloom.filterReads": "blocks"}), {}),
+                "task_blocks": (
+                    bp.read_bloom(spark, str(path), **{"bloom.mode": "task", "bloom.filterReads": "blocks"}),
+                    {},
+                ),
                 "sql": (sql, {}),
                 "sql_v1": (sql, V1_ROUTE),
                 "table": (spark.table(f"{name}_bloom"), {}),

@@ -145,7 +145,9 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     predicate=_predicate(),
-    via=st.sampled_from(["plan", "plan", "task", "plan_no_gap_reads", "task_no_gap_reads", *SQL_ROUTES]),
+    via=st.sampled_from(
+        ["plan", "plan", "task", "plan_no_gap_reads", "task_no_gap_reads", "plan_blocks", "task_blocks", *SQL_ROUTES]
+    ),
 )
 def test_random_predicates_match_spark(spark, dataset: Dataset, predicate: str, via: str) -> None:
     _check(spark, dataset, predicate, via)
@@ -178,7 +180,7 @@ def _random_values(sql_type: str, rnd: random.Random, n: int) -> list:
     size=st.integers(1000, 5000),
     seed=st.integers(0, 2**32),
     hit=st.booleans(),
-    via=st.sampled_from(["plan", "task", "sql"]),
+    via=st.sampled_from(["plan", "task", "sql", "plan_blocks"]),
 )
 def test_big_in_lists_match_spark(
     spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool, via: str
@@ -197,6 +199,7 @@ def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column
         _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}")
         _check(spark, dataset, f"{column.name} <=> {sql_literal(column.sql_type, v)}", via="task")
         _check(spark, dataset, f"{column.name} IN ({sql_literal(column.sql_type, v)}, NULL)", via="sql")
+        _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}", via="plan_blocks")
 
 
 _TOP_LEVEL = [c for c in COLUMNS if "." not in c.name]

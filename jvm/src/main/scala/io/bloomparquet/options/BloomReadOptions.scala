@@ -13,13 +13,22 @@ object PruningMode {
   val all: Seq[PruningMode] = Seq(Plan, Task)
 }
 
+/** How plan-time pruning reads a probed filter: whole, only the blocks its probes hash to, or as the cost model says. */
+sealed abstract class FilterReads(val name: String) extends Serializable
+object FilterReads {
+  case object Auto extends FilterReads("auto")
+  case object Whole extends FilterReads("whole")
+  case object Blocks extends FilterReads("blocks")
+  val all: Seq[FilterReads] = Seq(Auto, Whole, Blocks)
+}
+
 /**
  * The read options of the `bloomparquet` source, typed. What each means, its
  * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options"). A scan
  * holds them in its [[ReadSettings]], with what the session says.
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
-    sparkPushdown: SparkPushdown, earlyStop: Boolean)
+    sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto)
 
 object BloomReadOptions {
 
@@ -34,6 +43,7 @@ object BloomReadOptions {
       useCache = valid.get(Cache),
       planningParallelism = valid.get(PlanningParallelism).toInt,
       sparkPushdown = valid.get(SparkPushdownKey),
-      earlyStop = valid.get(EarlyStop))
+      earlyStop = valid.get(EarlyStop),
+      filterReads = valid.get(FilterReadsKey))
   }
 }

@@ -31,6 +31,12 @@ object OptionRegistry {
     "stop reading and probing bloom filters for the rest of a scan once the filters read so far (their bit fill " +
       "against the number of values probed) show that less than 1 % of row groups could be pruned; the row groups " +
       "left are kept (statistics still prune), counted as bloomRowGroupsUnprobed")
+  val FilterReadsKey: OptionSpec[FilterReads] = OptionSpec("bloom.filterReads",
+    new OneOf(FilterReads.all, (_: FilterReads).name), Some(FilterReads.Auto), Seq(Read),
+    "how a probed bloom filter is read: auto = whole, or only its header and the 32-byte blocks the probed values " +
+      "hash to, whichever a cost model (requests x latency + bytes / bandwidth, per file system scheme) says takes " +
+      "less time; whole = always the whole filter; blocks = the blocks wherever the footer gives the filter's length " +
+      "(decisions are the same every way)")
   val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
     new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
     "filters Spark's own Parquet pushdown also gets inside tasks (ours prune with every filter regardless): " +
@@ -90,7 +96,7 @@ object OptionRegistry {
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, SparkPushdownKey, Columns, Fpp,
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
     SqlPlanTimePruning, SqlParquet, KeySetMaxBytes)
 

@@ -2,7 +2,7 @@ package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 
-import io.bloomparquet.sbbf.{FillEstimates, FilterFound, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{BloomProbe, FillEstimates, FilterFound}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /**
@@ -16,19 +16,27 @@ final case class FileKey(path: String, length: Long, modificationTime: Long, ver
 
 /**
  * What we know of one file: its footer and the bloom filters read so far,
- * keyed by (row group, chunk). Filters are added as queries need them.
+ * keyed by (row group, chunk), whole or the blocks probes hashed to. Filters
+ * (and blocks) are added as queries need them.
  */
 final class FileBloomIndex(val footer: ParquetMetadata) {
   private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
 
   def filter(rg: Int, chunk: Int): Option[FilterFound] = Option(filters.get((rg, chunk)))
-  def addFilter(rg: Int, chunk: Int, read: FilterFound): Unit = filters.put((rg, chunk), read)
+  /** Adds what a read gave; blocks join the blocks of the same filter read before. */
+  def addFilter(rg: Int, chunk: Int, read: FilterFound): Unit =
+    filters.merge((rg, chunk), read,
+      (held, added) =>
+        (held, added) match {
+          case (FilterFound.Blocks(a, n), FilterFound.Blocks(b, m)) if a.numBlocks == b.numBlocks => FilterFound.Blocks(a.merge(b), n + m)
+          case _ => added
+        })
 
   private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
 
   /** The false-positive rate of (row group, chunk)'s loaded filter `f`, from its bit fill: counted once. */
-  def fillFpp(rg: Int, chunk: Int, f: SplitBlockBloomFilter): Double =
-    fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.words))
+  def fillFpp(rg: Int, chunk: Int, f: BloomProbe): Double =
+    fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.sampledWords))
 
   private lazy val footerBytes = HeapBytes.footer(footer)
 
@@ -42,6 +50,8 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
       bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
         (read match {
           case FilterFound.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
+          // Blocks, FilterBlocks, its map; per block a map entry, a boxed index and eight words.
+          case FilterFound.Blocks(b, _) => 24 + 32 + 64 + b.blockCount * (48 + 16 + HeapBytes.array(32))
           case FilterFound.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
           case FilterFound.Absent => 0
         })

@@ -4,10 +4,11 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.ParquetFilterShims
+import io.bloomparquet.options.FilterReads
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
-import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
@@ -24,7 +25,9 @@ final case class FileOutcome(
     brokenFilters: Int,
     failure: Option[String],
     rowGroupsUnprobed: Int = 0,
-    version: FileVersion.Lookup = FileVersion.NotOffered) {
+    version: FileVersion.Lookup = FileVersion.NotOffered,
+    filterReads: Int = 0,
+    filtersReadInBlocks: Int = 0) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
@@ -51,12 +54,12 @@ object FilePruner {
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
       cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
-      tailSizer: TailSizer = new TailSizer): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer)
+      tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
-      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer): Option[FileOutcome] = {
+      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
     val Versioned(key, version, useCache) = Versioned(path, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
@@ -75,8 +78,15 @@ object FilePruner {
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = filtersWanted(index, compiled, blocks, gate)
       if (cachedOnly && wanted.missing.nonEmpty) return None
-      val fetched = readMissing(index, blocks, wanted.missing, tail.fold(file.stream())(_.stream), key.length)
-      if (fetched.requests.nonEmpty) tail.foreach(t => tailSizer.learn(key.length - firstByte(t.footerStart, fetched.requests)))
+      val cost = ReadCost.forPath(key.path)
+      val fetched = readMissing(index, blocks, wanted, tail.fold(file.stream())(_.stream), key.length, cost,
+        tail.map(_.stream.start), reads)
+      // A tail that reaches the filters read makes files like this one cost one request; the blocks of
+      // large filters only where reaching them costs less than the request it saves.
+      if (fetched.requests.nonEmpty) tail.foreach { t =>
+        val needed = key.length - firstByte(t.footerStart, fetched.requests)
+        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.gapBytes) tailSizer.learn(needed)
+      }
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
       // Re-weighed only when this query added to it. Encrypted files stay out: the shared
       // cache would hand their decrypted footer and filters to queries that hold no keys.
@@ -84,7 +94,7 @@ object FilePruner {
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
       Some(FileOutcome(spans, decided.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
-          version))
+          version, fetched.reads, fetched.inBlocks))
     } finally file.close()
   }
 
@@ -100,40 +110,117 @@ object FilePruner {
   /**
    * The (row group, chunk) filters statistics leave in play, whether the scan's
    * gate skips probing them (the scan's filters so far can't prune and this
-   * footer does not prove they pay off), and those of them the index lacks.
+   * footer does not prove they pay off), those of them the index lacks or holds
+   * only blocks of that miss a probed hash, and the hashes each is probed with
+   * (its leaves' values, and its chunk's min and max for [[ImpossibleFilter]]).
    */
-  private final case class Wanted(all: Seq[(Int, Int)], skip: Boolean, missing: IndexedSeq[(Int, Int)])
+  private final case class Wanted(all: Seq[(Int, Int)], skip: Boolean, missing: IndexedSeq[(Int, Int)],
+      hashes: ((Int, Int)) => Seq[Long])
 
   private def filtersWanted(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       gate: ProbeGate): Wanted = {
     val all = RowGroupPruner.filtersWanted(compiled, blocks)
     val skip = gate.stopped && all.nonEmpty && !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, all))
-    val missing = if (skip) IndexedSeq.empty else all.filter { case (rg, c) => index.filter(rg, c).isEmpty }.toIndexedSeq
-    Wanted(all, skip, missing)
+    // Only asked of filters not held whole: a cached whole filter costs no hashing.
+    val byChunk = new java.util.concurrent.ConcurrentHashMap[Int, Array[Long]]()
+    val hashes: ((Int, Int)) => Seq[Long] = { case (rg, c) =>
+      val chunk = blocks(rg).getColumns.get(c)
+      val own = try ImpossibleFilter.hashes(chunk.getPrimitiveType, chunk.getStatistics)
+      catch { case NonFatal(_) => Nil }
+      byChunk.computeIfAbsent(c, k => RowGroupPruner.probedHashes(compiled, k)).toSeq ++ own
+    }
+    val missing =
+      if (skip) IndexedSeq.empty
+      else all.filter { case (rg, c) =>
+        index.filter(rg, c) match {
+          case None => true
+          case Some(FilterFound.Blocks(held, _)) => held.missing(hashes((rg, c))).nonEmpty
+          case Some(_) => false
+        }
+      }.toIndexedSeq
+    Wanted(all, skip, missing, hashes)
   }
 
   /**
    * What reading the missing filters gave: each is added to the index but I/O
    * errors, which count for this query only (the index, maybe shared through the
-   * cache, keeps real answers).
+   * cache, keeps real answers). `byBlocks`: the filters were read in blocks.
    */
   private final case class Fetched(requests: IndexedSeq[(Long, Int)], failed: Map[(Int, Int), FilterFound],
-      bytesRead: Long, added: Int)
+      bytesRead: Long, added: Int, byBlocks: Boolean = false, reads: Int = 0, inBlocks: Int = 0)
 
-  private def readMissing(index: FileBloomIndex, blocks: IndexedSeq[BlockMetaData], missing: IndexedSeq[(Int, Int)],
-      in: => SeekableInputStream, fileLength: Long): Fetched = {
+  /**
+   * Reads the missing filters whole, or (where `cost` says it takes less time) the blocks their
+   * probed hashes fall in ([[BloomFilterReader.readBlocks]]). Encrypted filters and those without
+   * a usable `bloom_filter_length` are read whole. Bytes at or after `inMemoryFrom` (the tail
+   * read with the footer) cost nothing. `reads` may force either way.
+   */
+  private def readMissing(index: FileBloomIndex, blocks: IndexedSeq[BlockMetaData], wanted: Wanted,
+      in: => SeekableInputStream, fileLength: Long, cost: ReadCost, inMemoryFrom: Option[Long],
+      reads: FilterReads): Fetched = {
+    val missing = wanted.missing
     if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
     val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
     val requests =
       chunks.map(chunk =>
         (chunk.getBloomFilterOffset, ParquetFilterShims.bloomFilterLength(chunk).getOrElse(BloomFilterReader.UnknownLength)))
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
-    val reads = BloomFilterReader.readMany(in, fileLength, requests, SbbfKernels.get(), ciphers)
-    val failed = missing.zip(reads).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
-    missing.zip(chunks).zip(reads).foreach { case (((rg, c), chunk), read) =>
-      if (!failed.contains((rg, c))) index.addFilter(rg, c, plausible(chunk, read))
+    val kernel = SbbfKernels.get()
+    val blockRequests = missing.indices.collect {
+      case i if ciphers(i).isEmpty && BloomFilterReader.blockLayout(requests(i)._2).isDefined =>
+        val (offset, length) = requests(i)
+        val numBlocks = BloomFilterReader.blockLayout(length).get._2
+        val probe = FilterBlocks.empty(numBlocks, kernel)
+        val held = index.filter(missing(i)._1, missing(i)._2) match {
+          case Some(FilterFound.Blocks(b, _)) if b.numBlocks == numBlocks => b
+          case _ => probe
+        }
+        i -> BloomFilterReader.BlockRequest(offset, length, held.missing(wanted.hashes(missing(i))))
     }
-    Fetched(requests, failed, reads.map(_.bytesRead).sum, missing.size - failed.size)
+    val inBlocks = blockRequests.map(_._1).toSet
+    val whole = missing.indices.filterNot(inBlocks)
+    val blockReads = BloomFilterReader.blockReads(blockRequests.map(_._2), cost.gapBytes)
+    val wholeReads = BloomFilterReader.coalesce(requests, blockRequests.map(_._1)).map(g => (g.start, g.end))
+    val byBlocks = blockRequests.nonEmpty &&
+      (reads match {
+        case FilterReads.Whole => false
+        case FilterReads.Blocks => true
+        case FilterReads.Auto => seconds(cost, blockReads, inMemoryFrom) < seconds(cost, wholeReads, inMemoryFrom)
+      })
+    // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
+    val (sized, unsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
+    val issued = (if (byBlocks) fetchedReads(blockReads, inMemoryFrom) else 0) +
+      fetchedReads(BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end)), inMemoryFrom) + unsized.size
+    val found: IndexedSeq[FilterFound] =
+      if (!byBlocks) BloomFilterReader.readMany(in, fileLength, requests, kernel, ciphers)
+      else {
+        val out = new Array[FilterFound](missing.size)
+        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), cost.gapBytes, kernel).zip(blockRequests)
+          .foreach { case (read, (i, _)) => out(i) = read }
+        BloomFilterReader.readMany(in, fileLength, whole.map(requests), kernel, whole.map(ciphers)).zip(whole)
+          .foreach { case (read, i) => out(i) = read }
+        out.toIndexedSeq
+      }
+    val failed = missing.zip(found).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
+    missing.zip(chunks).zip(found).foreach { case (((rg, c), chunk), read) =>
+      if (!failed.contains((rg, c))) {
+        index.addFilter(rg, c, read)
+        // Judged on all the blocks held now: a later query's blocks may show what this one's did not.
+        index.filter(rg, c).foreach(held => if (plausible(chunk, held) ne held) index.addFilter(rg, c, plausible(chunk, held)))
+      }
+    }
+    val readInBlocks = found.count(_.isInstanceOf[FilterFound.Blocks])
+    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued, readInBlocks)
+  }
+
+  /** The reads among `reads` ((start, end) ranges) that leave memory: those starting before `inMemoryFrom`. */
+  private def fetchedReads(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Int =
+    reads.count { case (start, _) => !inMemoryFrom.exists(start >= _) }
+
+  /** What `reads` take: requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
+  private def seconds(cost: ReadCost, reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Double = {
+    val fetched = reads.filterNot { case (start, _) => inMemoryFrom.exists(start >= _) }
+    cost.seconds(fetched.size, fetched.map { case (s, e) => e - s }.sum)
   }
 
   /** The verdicts, with the wanted filters found broken and the row groups kept unprobed (the gate's skip). */
@@ -147,6 +234,7 @@ object FilePruner {
     val lookup: RowGroupPruner.FilterLookup = (rg, c) =>
       read(rg, c) match {
         case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
+        case Some(FilterFound.Blocks(b, _)) if !wanted.skip => Some(b) // a block it lacks answers "may be"
         case _ => None
       }
     val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
@@ -162,10 +250,12 @@ object FilePruner {
   private def firstByte(footerStart: Long, requests: Seq[(Long, Int)]): Long =
     requests.iterator.map(_._1).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
 
-  /** A loaded filter that excludes its chunk's own min or max is broken (corrupt bitset). */
+  /** A loaded filter (or blocks of one) that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: FilterFound): FilterFound = read match {
     case FilterFound.Loaded(f, n) =>
       ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).fold(read)(FilterFound.Broken(_, n))
+    case FilterFound.Blocks(b, n) =>
+      ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, b).fold(read)(FilterFound.Broken(_, n))
     case other => other
   }
 }

@@ -1,6 +1,6 @@
 package io.bloomparquet.pruning
 
-import io.bloomparquet.sbbf.{ParquetHash, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{BloomProbe, ParquetHash}
 import org.apache.parquet.column.statistics.Statistics
 import org.apache.parquet.schema.PrimitiveType
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName._
@@ -16,7 +16,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName._
 object ImpossibleFilter {
 
   /** Why `filter` cannot be the filter of a chunk of `column` with `stats`, if it can't. */
-  def reason(column: PrimitiveType, stats: Statistics[_], filter: SplitBlockBloomFilter): Option[String] =
+  def reason(column: PrimitiveType, stats: Statistics[_], filter: BloomProbe): Option[String] =
     if (stats == null || !stats.hasNonNullValue || !checkable(column)) None
     else {
       def excluded(bytes: Array[Byte]) = bytes != null && !filter.mightContain(ParquetHash.bytes(bytes))
@@ -24,6 +24,11 @@ object ImpossibleFilter {
       else if (excluded(stats.getMaxBytes)) Some(s"filter excludes the chunk's own max (${stats.maxAsString})")
       else None
     }
+
+  /** The hashes [[reason]] probes: a filter read in blocks reads theirs too, so the check still runs. */
+  def hashes(column: PrimitiveType, stats: Statistics[_]): Seq[Long] =
+    if (stats == null || !stats.hasNonNullValue || !checkable(column)) Nil
+    else Seq(stats.getMinBytes, stats.getMaxBytes).filter(_ != null).map(ParquetHash.bytes)
 
   // Statistics bytes are the PLAIN encoding the filter hashed (no length prefix for binary).
   private def checkable(column: PrimitiveType): Boolean = column.getPrimitiveTypeName match {

@@ -3,7 +3,7 @@ package io.bloomparquet.pruning
 import scala.util.control.NonFatal
 
 import io.bloomparquet.pruning.CompiledPredicate.{And, Const, Leaf, Or}
-import io.bloomparquet.sbbf.{BloomFilterReader, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{BloomFilterReader, BloomProbe}
 import org.apache.parquet.column.statistics.Statistics
 import org.apache.parquet.hadoop.metadata.BlockMetaData
 
@@ -23,7 +23,7 @@ object RowGroupVerdict {
 object RowGroupPruner {
 
   /** Bloom filter of (row group, chunk), None when absent, broken or not loaded. */
-  type FilterLookup = (Int, Int) => Option[SplitBlockBloomFilter]
+  type FilterLookup = (Int, Int) => Option[BloomProbe]
 
   /** Statistics candidates per leaf of one row group, computed once (leaves by identity: they hold the literals). */
   private final class StatsMemo(block: BlockMetaData) {
@@ -48,6 +48,10 @@ object RowGroupPruner {
         stats(leaf).forall(_.nonEmpty)
     } yield (rg, leaf.chunk)
   }.distinct
+
+  /** The hashes the filter of chunk `chunk` is probed with, in any row group: its leaves' values. */
+  def probedHashes(p: CompiledPredicate, chunk: Int): Array[Long] =
+    collectLeaves(p).filter(l => l.useFilter && l.chunk == chunk).flatMap(_.probe.hashes).distinct.toArray
 
   def decide(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], filters: FilterLookup): IndexedSeq[RowGroupVerdict] =
     blocks.indices.map { rg =>

@@ -28,7 +28,7 @@ object BloomFilterReader {
   /** Largest plausible header; bounds what `bloom_filter_length` may claim beyond the bitset. */
   private[sbbf] val MaxHeaderBytes = 1024
 
-  def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): FilterFound =
+  def read(in: SeekableInputStream, fileLength: Long, chunk: ColumnChunkMetaData): FilterFound.Whole =
     read(in, fileLength, chunk.getBloomFilterOffset, ParquetFilterShims.bloomFilterLength(chunk).getOrElse(UnknownLength),
       SbbfKernels.get())
 
@@ -42,7 +42,7 @@ object BloomFilterReader {
    * @param offset `bloom_filter_offset`, [[NoOffset]] when absent
    * @param length `bloom_filter_length`, [[UnknownLength]] when absent
    */
-  def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): FilterFound = {
+  def read(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int, kernel: SbbfKernel): FilterFound.Whole = {
     if (offset == NoOffset) FilterFound.Absent
     else if (offset < 0) FilterFound.Broken(s"negative offset $offset", 0)
     else if (offset >= fileLength) FilterFound.Broken(s"offset $offset outside file of $fileLength bytes", 0)
@@ -60,7 +60,7 @@ object BloomFilterReader {
     else None
 
   private def readWithLength(in: SeekableInputStream, fileLength: Long, offset: Long, length: Int,
-      kernel: SbbfKernel): FilterFound = {
+      kernel: SbbfKernel): FilterFound.Whole = {
     rangeProblem(fileLength, offset, length) match {
       case Some(reason) => FilterFound.Broken(reason, 0)
       case None =>
@@ -75,7 +75,7 @@ object BloomFilterReader {
   }
 
   private def readWithoutLength(in: SeekableInputStream, fileLength: Long, offset: Long,
-      kernel: SbbfKernel): FilterFound = {
+      kernel: SbbfKernel): FilterFound.Whole = {
     val probe = new Array[Byte](math.min(HeaderProbeBytes.toLong, fileLength - offset).toInt)
     try readFully(in, offset, probe)
     catch { case e: IOException => return FilterFound.Broken(s"read failed: $e", 0, transient = true) }
@@ -131,8 +131,8 @@ object BloomFilterReader {
    * a usable `bloom_filter_length` is not read (parquet-java always writes it).
    */
   def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
-      kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[FilterFound] = {
-    val out = new Array[FilterFound](requests.size)
+      kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[FilterFound.Whole] = {
+    val out = new Array[FilterFound.Whole](requests.size)
     val (sized, unsized) = requests.indices.partition { i =>
       val (offset, length) = requests(i)
       offset >= 0 && offset < fileLength && rangeProblem(fileLength, offset, length).isEmpty
@@ -160,6 +160,112 @@ object BloomFilterReader {
               case Right(filter) => FilterFound.Loaded(filter, bytes)
             }
         }
+      }
+    }
+    out.toIndexedSeq
+  }
+
+  /** Fewer bytes than any SBBF/XXHASH/UNCOMPRESSED header takes (its four required fields and a stop byte). */
+  private val MinHeaderBytes = 8
+
+  /**
+   * Where a filter stored in `length` bytes (`bloom_filter_length`) keeps its blocks, if its
+   * header is shorter than a block: (header bytes, blocks). The bitset is whole 32-byte blocks,
+   * so such a header takes `length` mod 32 bytes (valid ones take 12 to 20). None where `length`
+   * can't be that; the header read with the blocks confirms it ([[readBlocks]]).
+   */
+  def blockLayout(length: Int): Option[(Int, Int)] = {
+    val header = length % SplitBlockBloomFilter.BlockBytes
+    if (length <= 0 || length > MaxLength || header < MinHeaderBytes || length - header < SplitBlockBloomFilter.MinBytes) None
+    else Some(header -> (length - header) / SplitBlockBloomFilter.BlockBytes)
+  }
+
+  /** A filter to read in part: its `bloom_filter_offset` and `bloom_filter_length`, and the blocks wanted. */
+  final case class BlockRequest(offset: Long, length: Int, blocks: IndexedSeq[Int])
+
+  /** One range of a block read: `[start, start + length)`, of request `request`; `block` -1 for its header. */
+  private final case class Piece(start: Long, length: Int, request: Int, block: Int) {
+    def end: Long = start + length
+  }
+
+  /**
+   * The file ranges [[readBlocks]] reads for `requests`: per request its header and wanted blocks,
+   * merged where the gap between two is at most `gapBytes` (reading the gap costs less than another
+   * request) and the read stays within [[MaxCoalescedBytes]]. (start, end) per read, by offset.
+   */
+  def blockReads(requests: IndexedSeq[BlockRequest], gapBytes: Long): Seq[(Long, Long)] =
+    group(pieces(requests), gapBytes).map(g => (g.head.start, g.map(_.end).max))
+
+  private def pieces(requests: IndexedSeq[BlockRequest]): IndexedSeq[Piece] =
+    requests.indices.flatMap { i =>
+      val r = requests(i)
+      blockLayout(r.length).toSeq.flatMap { case (header, numBlocks) =>
+        Piece(r.offset, header, i, -1) +: r.blocks.filter(b => b >= 0 && b < numBlocks).distinct.map(b =>
+          Piece(r.offset + header + SplitBlockBloomFilter.BlockBytes.toLong * b, SplitBlockBloomFilter.BlockBytes, i, b))
+      }
+    }.sortBy(_.start)
+
+  private def group(sorted: IndexedSeq[Piece], gapBytes: Long): List[Vector[Piece]] =
+    sorted.foldLeft(List.empty[(Long, Vector[Piece])]) { (groups, p) =>
+      groups match {
+        case (end, g) :: rest if p.start <= end + gapBytes && p.end - g.head.start <= MaxCoalescedBytes =>
+          (math.max(end, p.end), g :+ p) :: rest
+        case _ => (p.end, Vector(p)) :: groups
+      }
+    }.reverse.map(_._2)
+
+  /**
+   * Reads the header and the wanted blocks of each request's filter ([[blockReads]]), not the
+   * whole bitset. A request the layout does not fit, or whose header read does not confirm it
+   * (another header size or bitset length), is read whole ([[read]]); one outside the file is
+   * [[FilterFound.Broken]]. Results in request order: [[FilterFound.Blocks]] or what a whole read
+   * gives. A read's bytes (its gaps included) count on the request of its first range.
+   */
+  def readBlocks(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[BlockRequest], gapBytes: Long,
+      kernel: SbbfKernel): IndexedSeq[FilterFound] = {
+    val out = new Array[FilterFound](requests.size)
+    val (fits, others) = requests.indices.partition { i =>
+      val r = requests(i)
+      r.offset >= 0 && r.offset < fileLength && rangeProblem(fileLength, r.offset, r.length).isEmpty &&
+      blockLayout(r.length).isDefined
+    }
+    others.foreach(i => out(i) = read(in, fileLength, requests(i).offset, requests(i).length, kernel))
+    val bytesOf = new Array[Long](requests.size)
+    val failed = scala.collection.mutable.Map.empty[Int, String]
+    // Per request: its header's bytes, and its blocks' bytes in the order of `blocks`.
+    val header = new Array[Array[Byte]](requests.size)
+    val blockBytes = Array.fill(requests.size)(scala.collection.mutable.ArrayBuffer.empty[(Int, Array[Byte])])
+    group(pieces(fits.map(requests)).map(p => p.copy(request = fits(p.request))), gapBytes).foreach { g =>
+      val start = g.head.start
+      val buf = new Array[Byte]((g.map(_.end).max - start).toInt)
+      bytesOf(g.head.request) += buf.length
+      try {
+        readFully(in, start, buf)
+        g.foreach { p =>
+          val bytes = java.util.Arrays.copyOfRange(buf, (p.start - start).toInt, (p.end - start).toInt)
+          if (p.block < 0) header(p.request) = bytes else blockBytes(p.request) += (p.block -> bytes)
+        }
+      } catch { case e: IOException => g.foreach(p => failed(p.request) = s"read failed: $e") }
+    }
+    fits.foreach { i =>
+      val r = requests(i)
+      val (headerSize, numBlocks) = blockLayout(r.length).get
+      out(i) = failed.get(i) match {
+        case Some(reason) => FilterFound.Broken(reason, bytesOf(i), transient = true)
+        case None => parseHeader(header(i), 0, headerSize) match {
+            case Right((numBytes, size)) if size == headerSize && numBytes == r.length - headerSize =>
+              val held = blockBytes(i)
+              val bytes = held.iterator.flatMap(_._2.iterator).toArray
+              val blocks = FilterBlocks.fromBytes(numBlocks, held.map(_._1).toIndexedSeq, bytes,
+                held.indices.map(_ * SplitBlockBloomFilter.BlockBytes), kernel)
+              FilterFound.Blocks(blocks, bytesOf(i))
+            case _ => // not the layout guessed: the whole filter says what it is
+              read(in, fileLength, r.offset, r.length, kernel) match {
+                case FilterFound.Loaded(f, n) => FilterFound.Loaded(f, n + bytesOf(i))
+                case FilterFound.Broken(reason, n, transient) => FilterFound.Broken(reason, n + bytesOf(i), transient)
+                case FilterFound.Absent => FilterFound.Absent
+              }
+          }
       }
     }
     out.toIndexedSeq

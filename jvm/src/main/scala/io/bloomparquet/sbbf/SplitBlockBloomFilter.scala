@@ -11,11 +11,13 @@ import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
  * Every operation goes through an [[SbbfKernel]], by default the one this JVM
  * chose (`SbbfKernels.get`).
  */
-final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: SbbfKernel) {
+final class SplitBlockBloomFilter private (val words: Array[Int], val kernel: SbbfKernel) extends BloomProbe {
   require(words.length >= 8 && (words.length & 7) == 0, s"bitset of ${words.length} words is not whole blocks")
 
   def numBlocks: Int = words.length >>> 3
   def numBytes: Int = words.length * 4
+
+  def sampledWords: Array[Int] = words
 
   def insertHash(hash: Long): Unit = kernel.insert(words, hash)
   def mightContain(hash: Long): Boolean = kernel.check(words, hash)

@@ -65,6 +65,8 @@ object SplitPruning {
       rowGroupsReadInGaps = plans.flatten.map(_.rowGroupsBridged.toLong).sum,
       // Reads are work this JVM did, each counted where it happened.
       filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
+      filterReads = outcomes.values.map(_.filterReads.toLong).sum,
+      filtersReadInBlocks = outcomes.values.map(_.filtersReadInBlocks.toLong).sum,
       footersRead = outcomes.values.map(_.footersRead.toLong).sum,
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
@@ -84,6 +86,8 @@ object SplitPruning {
     val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
     PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
-      key => FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer).get, pilot)
+      key =>
+        FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer,
+          reads = settings.bloom.filterReads).get, pilot)
   }
 }

@@ -13,7 +13,7 @@ import org.apache.parquet.hadoop.util.HadoopInputFile
 
 /** A column chunk's filter: where the footer says it is (`length` when `bloom_filter_length` is set) and what reading it gave. */
 final case class StoredFilter(rowGroup: Int, column: Int, path: Seq[String], offset: Long, length: Option[Int],
-    read: FilterFound)
+    read: FilterFound.Whole)
 
 /** Reads a Parquet file's footer and the filters of the chunks asked for, with the read path's reader. */
 object StoredFilters {

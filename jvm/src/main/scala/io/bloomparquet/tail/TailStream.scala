@@ -11,6 +11,9 @@ import org.apache.parquet.io.SeekableInputStream
  * Closing it leaves `file` open (its opener closes it).
  */
 final class TailStream(tail: Array[Byte], tailStart: Long, file: SeekableInputStream) extends SeekableInputStream {
+  /** Where the bytes held in memory start: a read from here on costs no request. */
+  def start: Long = tailStart
+
   private var pos = 0L
 
   private def inTail(len: Int): Boolean = pos >= tailStart && pos + len <= tailStart + tail.length

@@ -27,6 +27,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.cache" -> (("false", false), Some("0")),
     "bloom.planningParallelism" -> (("1_000", 1000L), Some("0")),
     "bloom.earlyStop" -> (("False", false), Some("off")),
+    "bloom.filterReads" -> (("Blocks", FilterReads.Blocks), Some("partly")),
     "bloom.sparkPushdown" -> (("NONE", SparkPushdown.Off), Some("some")),
     "bloom.columns" -> (("id, s.x,", Seq("id", "s.x")), None),
     "bloom.fpp" -> (("1e-3", 0.001), Some("1")),

@@ -17,6 +17,10 @@ class RowGroupsUnprobedMetric extends BloomSumMetric(BloomMetrics.RowGroupsUnpro
 class RowGroupsReadInGapsMetric extends BloomSumMetric(BloomMetrics.RowGroupsReadInGaps,
       "bloom: pruned row groups read anyway (small gaps between survivors: cheaper than opening the file again)")
 class FilterBytesReadMetric extends BloomSumMetric(BloomMetrics.FilterBytesRead, "bloom: filter bytes read")
+class FilterReadsMetric
+    extends BloomSumMetric(BloomMetrics.FilterReads, "bloom: filter reads (requests beyond the footer's tail read)")
+class FiltersReadInBlocksMetric extends BloomSumMetric(BloomMetrics.FiltersReadInBlocks,
+      "bloom: filters read in blocks (only the 32-byte blocks probed values hash to)")
 class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
 class UnreadableFilesMetric
@@ -34,7 +38,7 @@ class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloo
 final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
     rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
-    footersRead: Long = 0, brokenFilters: Long = 0,
+    filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
@@ -42,6 +46,7 @@ final case class PruningCounts(
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
     BloomMetrics.RowGroupsPrunedByBloom -> rowGroupsPrunedByBloom, BloomMetrics.RowGroupsUnprobed -> rowGroupsUnprobed,
     BloomMetrics.RowGroupsReadInGaps -> rowGroupsReadInGaps, BloomMetrics.FilterBytesRead -> filterBytesRead,
+    BloomMetrics.FilterReads -> filterReads, BloomMetrics.FiltersReadInBlocks -> filtersReadInBlocks,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.PruningTimeMs -> pruningTimeMs
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
@@ -56,6 +61,8 @@ object BloomMetrics {
   val RowGroupsUnprobed = "bloomRowGroupsUnprobed"
   val RowGroupsReadInGaps = "bloomRowGroupsReadInGaps"
   val FilterBytesRead = "bloomFilterBytesRead"
+  val FilterReads = "bloomFilterReads"
+  val FiltersReadInBlocks = "bloomFiltersReadInBlocks"
   val FootersRead = "bloomFootersRead"
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
@@ -68,7 +75,7 @@ object BloomMetrics {
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
-    new FootersReadMetric, new BrokenFiltersMetric,
+    new FilterReadsMetric, new FiltersReadInBlocksMetric, new FootersReadMetric, new BrokenFiltersMetric,
     new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
     new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 

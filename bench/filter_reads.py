@@ -1,0 +1,162 @@
+"""Planning I/O of lookups over files whose filters are large (parquet-java sizes them from its
+expected-NDV setting): whole filters against the blocks the probes hash to (``bloom.filterReads``).
+
+    .venv/bin/python bench/filter_reads.py                       # 400 files, 1 MiB filters
+    .venv/bin/python bench/filter_reads.py --files 100 --filter-mib 4
+
+Writes (once, into bench-out/filter-reads-<files>x<mib>m) FILES Parquet files with Spark's own
+writer, one row group each, a bloom filter on ``k`` set through parquet-java's Hadoop settings
+(``parquet.bloom.filter.expected.ndv#k``, rounded up by parquet-java to ``--filter-mib``). Then,
+in one session, per query (point miss, point hit, IN 10 present, IN 1,000 absent) and way:
+
+- ``bloomparquet`` with ``bloom.filterReads`` = ``whole``, ``blocks`` and ``auto`` (the cost model);
+- Spark's ``parquet`` with its pushdown on (parquet-java's bloom filtering inside its tasks).
+
+Cold: the bloomparquet cache off (``bloom.cache=false``: every footer and filter read again; the
+OS page cache is warm for every way alike). Warm: the cache on, the second of two runs. Reported:
+bytes the local file system read (Hadoop's statistics, driver and local executors), bloomparquet's
+filter reads per file, wall time (best of ``--rounds``), and the physical minimum the plan-time
+decision needs: every footer, plus per probed filter its header and one 32-byte block per distinct
+block the probed values hash to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow.parquet as pq
+import xxhash
+
+import bloomparquet as bp
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS_PER_FILE = 2000
+# parquet-java rounds a filter up to a power of two: 600,000 values at 1 % take 0.7 MiB, so 1 MiB.
+NDV_PER_MIB = 600_000
+
+
+def write(spark: Any, out: Path, files: int, mib: int) -> None:
+    if (out / "_SUCCESS").is_file():
+        return
+    (
+        spark.range(files * ROWS_PER_FILE, numPartitions=files)
+        .selectExpr("id * 2 AS k", "id % 97 AS v")  # even keys: odd ones are absent
+        .write.mode("overwrite")
+        .option("parquet.bloom.filter.enabled#k", "true")
+        .option("parquet.bloom.filter.expected.ndv#k", str(NDV_PER_MIB * mib))
+        .option("parquet.bloom.filter.max.bytes", str(mib << 20))
+        .parquet(str(out))
+    )
+
+
+def minimum_bytes(path: Path, values: list[int]) -> tuple[int, int, int]:
+    """(footer bytes, probed filters, their header and probed block bytes) of the files under `path`:
+    a filter is probed where the row group's min/max hold one of `values`."""
+    footers = filters = probed = 0
+    hashes = {v: xxhash.xxh64_intdigest(np.int64(v).tobytes()) for v in values}
+    for f in sorted(path.glob("*.parquet")):
+        md = pq.ParquetFile(f).metadata
+        footers += md.serialized_size + 8
+        for rg in range(md.num_row_groups):
+            col = md.row_group(rg).column(0)
+            stats = col.statistics
+            inside = [v for v in values if stats is None or stats.min <= v <= stats.max]
+            if not inside or not col.bloom_filter_length:
+                continue
+            header = col.bloom_filter_length % 32
+            blocks = (col.bloom_filter_length - header) // 32
+            filters += 1
+            probed += header + 32 * len({((hashes[v] >> 32) * blocks) >> 32 for v in inside})
+    return footers, filters, probed
+
+
+def fs_bytes(spark: Any) -> int:
+    stats = spark._jvm.org.apache.hadoop.fs.FileSystem.getAllStatistics()
+    return sum(s.getBytesRead() for s in stats if s.getScheme() == "file")
+
+
+def run(
+    spark: Any, df_of: Callable[[dict[str, str]], Any], opts: dict[str, str], where: str
+) -> tuple[float, int, dict[str, Any]]:
+    before = fs_bytes(spark)
+    started = time.perf_counter()
+    df = df_of(opts).where(where).select("k")
+    rows = df.collect()
+    seconds = time.perf_counter() - started
+    read = fs_bytes(spark) - before
+    return seconds, read, {"rows": len(rows), **bp.scan_metrics(df)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--files", type=int, default=400)
+    ap.add_argument("--filter-mib", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
+    args = ap.parse_args()
+    spark = bp.session(**{"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "4"})
+    data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m"
+    write(spark, data, args.files, args.filter_mib)
+    n = args.files * ROWS_PER_FILE
+    queries = {
+        "point miss": [2 * n + 1],
+        "point hit": [2 * (n // 2)],
+        "IN 10": [2 * (i * n // 10) for i in range(10)],
+        "IN 1000 absent": [2 * i + 1 for i in range(0, 2 * n, 2 * n // 1000)][:1000],
+    }
+    ways = {
+        "whole": lambda o: (
+            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "whole", **o}).load(str(data))
+        ),
+        "blocks": lambda o: (
+            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "blocks", **o}).load(str(data))
+        ),
+        "auto": lambda o: (
+            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "auto", **o}).load(str(data))
+        ),
+        "parquet": lambda o: spark.read.parquet(str(data)),
+    }
+    print(f"{args.files} files, {args.filter_mib} MiB filters; best of {args.rounds}", flush=True)
+    results = []
+    for name, values in queries.items():
+        where = f"k IN ({', '.join(map(str, values))})"
+        footers, filters, probed = minimum_bytes(data, values)
+        minimum = footers + probed
+        for way, df_of in ways.items():
+            for temp, opts in (("cold", {"bloom.cache": "false"}), ("warm", {"bloom.cache": "true"})):
+                if way == "parquet" and temp == "warm":
+                    continue
+                if temp == "warm":
+                    run(spark, df_of, opts, where)  # fills the cache
+                best = min((run(spark, df_of, opts, where) for _ in range(args.rounds)), key=lambda r: r[0])
+                seconds, read, m = best
+                row = {
+                    "query": name, "way": way, "temp": temp, "seconds": round(seconds, 3), "bytes": read,
+                    "minimum": minimum, "ratio": round(read / minimum, 2) if minimum else None,
+                    "filter_reads_per_file": round(m.get("bloomFilterReads", 0) / args.files, 2),
+                    "in_blocks": m.get("bloomFiltersReadInBlocks"), "filter_bytes": m.get("bloomFilterBytesRead"),
+                    "rows": m["rows"], "probed_filters": filters,
+                }  # fmt: skip
+                results.append(row)
+                print(json.dumps(row), flush=True)
+    base = {(r["query"]): r["seconds"] for r in results if r["way"] == "parquet"}
+    print(
+        f"\n{'query':<16}{'way':<8}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'reads/file':>11}{'s':>8}{'vs parquet':>11}"
+    )
+    for r in results:
+        print(
+            f"{r['query']:<16}{r['way']:<8}{r['temp']:<6}{r['bytes'] / 2**20:>10.2f}{r['ratio']:>11}"
+            f"{r['filter_reads_per_file']:>11}{r['seconds']:>8.3f}{r['seconds'] / base[r['query']]:>11.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

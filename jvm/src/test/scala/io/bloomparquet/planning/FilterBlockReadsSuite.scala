@@ -1,0 +1,147 @@
+package io.bloomparquet.planning
+
+import java.nio.file.{Files, Path => NioPath}
+
+import scala.util.{Random, Using}
+
+import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.options.FilterReads
+import io.bloomparquet.pruning.BloomPredicate
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, SplitBlockBloomFilter}
+import io.bloomparquet.tail.FilterTail
+import io.bloomparquet.testing.SmallParquet
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.parquet.example.data.simple.SimpleGroupFactory
+import org.apache.parquet.hadoop.example.ExampleParquetWriter
+import org.apache.parquet.io.LocalInputFile
+import org.apache.spark.sql.types.LongType
+
+/**
+ * Reading only the blocks probed values hash to ([[BloomFilterReader.readBlocks]], `bloom.filterReads`):
+ * the blocks answer as the whole filter does, an unread block never prunes, and pruning decides the same
+ * whole, in blocks and as the cost model chooses, cached or not, with far fewer bytes read.
+ */
+class FilterBlockReadsSuite extends munit.FunSuite {
+  private val conf = new Configuration()
+  private lazy val dir = Files.createTempDirectory("bp-blocks")
+
+  /** parquet-java's layout: a filter sized for 500,000 values per row group (~600 KiB), keys 2r as in SmallParquet. */
+  private def largeFilters(rows: Int, name: String = "large"): NioPath = {
+    val path = dir.resolve(s"$name-$rows.parquet")
+    Files.deleteIfExists(path)
+    val writer = ExampleParquetWriter.builder(new Path(path.toUri)).withType(SmallParquet.Schema)
+      .withRowGroupSize(16L * 1024).withPageSize(1024)
+      .withBloomFilterEnabled("key", true).withBloomFilterNDV("key", 500000L).build()
+    val g = new SimpleGroupFactory(SmallParquet.Schema)
+    try for (r <- 0 until rows) writer.write(g.newGroup().append("key", 2L * r).append("name", s"n${r % 7}"))
+    finally writer.close()
+    path
+  }
+
+  private def keyOf(path: NioPath): FileKey = FileKey(path.toUri.toString, path.toFile.length, path.toFile.lastModified)
+
+  test("blocks answer as the whole filter for the hashes they hold, and 'may be' for any other") {
+    val rnd = new Random(7)
+    val whole = SplitBlockBloomFilter(64 * 1024)
+    (0 until 20000).foreach(_ => whole.insertHash(rnd.nextLong()))
+    val prefix = Array.fill[Byte](100)(3)
+    val bytes = FilterTail.serialize(whole)
+    val file = Files.write(dir.resolve("filter.bin"), prefix ++ bytes ++ Array[Byte](9, 9))
+    val probes = Array.fill(200)(rnd.nextLong())
+    val layout = BloomFilterReader.blockLayout(bytes.length)
+    assertEquals(layout.map(_._2), Some(whole.numBlocks))
+    val blocks = probes.take(100).map(h => ((h >>> 32) * whole.numBlocks >>> 32).toInt).distinct.sorted.toIndexedSeq
+    val input = new LocalInputFile(file)
+    Using.resource(input.newStream()) { in =>
+      BloomFilterReader.readBlocks(in, input.getLength,
+        IndexedSeq(BloomFilterReader.BlockRequest(100L, bytes.length, blocks)), gapBytes = 0, SbbfKernels.get()) match {
+        case IndexedSeq(FilterFound.Blocks(got, read)) =>
+          assertEquals(got.blockCount, blocks.size)
+          assert(read < bytes.length / 10, s"read $read of ${bytes.length}")
+          probes.take(100).foreach(h => assertEquals(got.mightContain(h), whole.mightContain(h)))
+          probes.drop(100).filter(h => got.missing(Seq(h)).nonEmpty).foreach(h => assert(got.mightContain(h)))
+          assert(probes.take(100).exists(h => !got.mightContain(h)), "some probe is excluded")
+        case other => fail(s"got $other")
+      }
+      // A length the layout guesses wrong (the header is not `length` mod 32 bytes): read whole.
+      BloomFilterReader.readBlocks(in, input.getLength,
+        IndexedSeq(BloomFilterReader.BlockRequest(100L, bytes.length + 2, blocks)), gapBytes = 0, SbbfKernels.get()) match {
+        case IndexedSeq(FilterFound.Loaded(f, _)) => assertEquals(f, whole)
+        case other => fail(s"got $other")
+      }
+    }
+  }
+
+  test("pruning decides the same whole, in blocks and by the cost model, with and without the cache") {
+    val files = Seq(largeFilters(6000), largeFilters(9000, "other")).map(keyOf)
+    val rnd = new Random(11)
+    val budgetBefore = FileBloomIndexCache.budget
+    var probed = 0
+    try for (round <- 0 until 12) {
+        // Present keys are even and inside every row group's min/max; odd ones are absent.
+        val values = Seq.fill(1 + rnd.nextInt(if (round % 3 == 0) 60 else 4))(rnd.nextInt(12000).toLong)
+        val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, values), caseSensitive = true)
+        for (key <- files) {
+          def run(reads: FilterReads, useCache: Boolean) = {
+            val o = FilePruner.prune(key, conf, compiler, useCache, reads = reads).get
+            assertEquals(o.failure, None)
+            o
+          }
+          val whole = run(FilterReads.Whole, useCache = false)
+          val blocks = run(FilterReads.Blocks, useCache = false)
+          assertEquals(blocks.verdicts, whole.verdicts, s"round $round, $values")
+          assertEquals(whole.filtersReadInBlocks, 0)
+          if (whole.filterBytesRead > 0) { // statistics left some filter to probe
+            probed += 1
+            assert(blocks.filtersReadInBlocks > 0, blocks)
+            if (values.size < 5) assert(blocks.filterBytesRead * 4 < whole.filterBytesRead, (blocks, whole))
+          }
+          assertEquals(run(FilterReads.Auto, useCache = false).verdicts, whole.verdicts)
+          // Cached blocks of earlier rounds, more read only where this round's values need them.
+          FileBloomIndexCache.setBudget(64L << 20)
+          assertEquals(run(FilterReads.Blocks, useCache = true).verdicts, whole.verdicts)
+          val again = run(FilterReads.Blocks, useCache = true)
+          assertEquals(again.verdicts, whole.verdicts)
+          assertEquals((again.filterBytesRead, again.footersRead), (0L, 0), "a repeat reads nothing")
+        }
+      }
+    finally {
+      FileBloomIndexCache.clear()
+      FileBloomIndexCache.setBudget(budgetBefore)
+    }
+    assert(probed >= 12, s"only $probed file queries probed a filter")
+  }
+
+  test("a zeroed filter read in blocks is found broken by its chunk's own min and max, as when read whole") {
+    val path = largeFilters(3000, "zeroed")
+    val footer = SmallParquet.footer(path)
+    val chunk = footer.getBlocks.get(0).getColumns.get(0)
+    val length = io.bloomparquet.compat.ParquetFilterShims.bloomFilterLength(chunk).get
+    val header = BloomFilterReader.blockLayout(length).get._1
+    val zeroed = SmallParquet.damaged(path, "zeroed-copy.parquet") { bytes =>
+      java.util.Arrays.fill(bytes, (chunk.getBloomFilterOffset + header).toInt, (chunk.getBloomFilterOffset + length).toInt,
+        0.toByte)
+      bytes
+    }
+    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(2L)), caseSensitive = true)
+    for (reads <- Seq(FilterReads.Whole, FilterReads.Blocks)) {
+      val o = FilePruner.prune(keyOf(zeroed), conf, compiler, useCache = false, reads = reads).get
+      assertEquals(o.brokenFilters, 1, reads)
+      assert(o.keep(0), s"$reads: row group 0 holds key 2")
+    }
+  }
+
+  test("the cost model reads blocks of large filters and whole small ones on a local disk, whole ones on a store") {
+    val local = ReadCost.forScheme(Some("file"))
+    val store = ReadCost.forScheme(Some("s3a"))
+    // One probe of a 1 MiB filter: its header and a block at ~500 KiB, two reads, against one read of 1 MiB.
+    def blocks(c: ReadCost) = c.seconds(2, 64)
+    def whole(c: ReadCost, bytes: Long) = c.seconds(1, bytes)
+    assert(blocks(local) < whole(local, 1L << 20))
+    assert(blocks(local) > whole(local, 1L << 10))
+    assert(blocks(store) > whole(store, 1L << 20), "20 ms a request: a second request costs 2 MB of transfer")
+    assert(blocks(store) < whole(store, 4L << 20))
+    assertEquals(local.gapBytes, 40000L)
+  }
+}
