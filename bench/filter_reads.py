@@ -40,6 +40,12 @@ ROOT = Path(__file__).resolve().parents[1]
 ROWS_PER_FILE = 2000
 # parquet-java rounds a filter up to a power of two: 600,000 values at 1 % take 0.7 MiB, so 1 MiB.
 NDV_PER_MIB = 600_000
+SCATTER, MODULUS = 2654435761, 1_000_000_007
+
+
+def key(i: int) -> int:
+    """The key of row `i` (present)."""
+    return i * SCATTER % MODULUS * 2
 
 
 def write(spark: Any, out: Path, files: int, mib: int) -> None:
@@ -47,7 +53,8 @@ def write(spark: Any, out: Path, files: int, mib: int) -> None:
         return
     (
         spark.range(files * ROWS_PER_FILE, numPartitions=files)
-        .selectExpr("id * 2 AS k", "id % 97 AS v")  # even keys: odd ones are absent
+        # Even keys scattered over [0, 2e9) in every file (min/max statistics prune nothing): odd ones are absent.
+        .selectExpr(f"id * {SCATTER} % {MODULUS} * 2 AS k", "id % 97 AS v")
         .write.mode("overwrite")
         .option("parquet.bloom.filter.enabled#k", "true")
         .option("parquet.bloom.filter.expected.ndv#k", str(NDV_PER_MIB * mib))
@@ -102,14 +109,15 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     args = ap.parse_args()
     spark = bp.session(**{"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "4"})
-    data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m"
+    data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m-scattered"
     write(spark, data, args.files, args.filter_mib)
     n = args.files * ROWS_PER_FILE
+    absent = [2 * (i * (MODULUS // 1000)) + 1 for i in range(1000)]  # odd, spread over every file's min/max
     queries = {
-        "point miss": [2 * n + 1],
-        "point hit": [2 * (n // 2)],
-        "IN 10": [2 * (i * n // 10) for i in range(10)],
-        "IN 1000 absent": [2 * i + 1 for i in range(0, 2 * n, 2 * n // 1000)][:1000],
+        "point miss": absent[500:501],
+        "point hit": [key(n // 2)],
+        "IN 10": [key(i * n // 10) for i in range(10)],
+        "IN 1000 absent": absent,
     }
     ways = {
         "whole": lambda o: (

@@ -12,7 +12,7 @@ import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
-import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.parquet.hadoop.util.{HadoopInputFile, HadoopStreams}
 import org.apache.parquet.io.{InputFile, SeekableInputStream}
 import org.apache.parquet.schema.MessageType
 
@@ -83,7 +83,8 @@ object FilePruner {
         tail.map(_.stream.start), reads)
       // A tail that reaches the filters read makes files like this one cost one request; the blocks of
       // large filters only where reaching them costs less than the request it saves.
-      if (fetched.requests.nonEmpty) tail.foreach { t =>
+      tail.foreach { t =>
+        tailSizer.learn(key.length - t.footerStart) // the footer, at least
         val needed = key.length - firstByte(t.footerStart, fetched.requests)
         if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.gapBytes) tailSizer.learn(needed)
       }
@@ -98,14 +99,31 @@ object FilePruner {
     } finally file.close()
   }
 
-  /** A file opened on first use (a cached decision reads nothing), closed once. */
+  /**
+   * A file opened on first use (a cached decision reads nothing), closed once. Opened with
+   * Hadoop's `openFile` and the listed status (no status call on open where the store honours
+   * it), for random reads, with a buffer of [[ReadBufferBytes]] rather than `io.file.buffer.size`
+   * (Spark sets 64 KiB): a planning read is a footer or a few 32-byte blocks, and a buffered stream
+   * fills its buffer on every seek (the local file system read 64 KiB per probed block).
+   */
   private final class LazyFile(key: FileKey, conf: Configuration) {
-    lazy val input: InputFile = HadoopInputFile.fromStatus(
-      new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
+    private val status = new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path))
+    lazy val input: InputFile = HadoopInputFile.fromStatus(status, conf)
     private var opened: SeekableInputStream = null
-    def stream(): SeekableInputStream = { if (opened == null) opened = input.newStream(); opened }
+    def stream(): SeekableInputStream = {
+      if (opened == null) {
+        val open = status.getPath.getFileSystem(conf).openFile(status.getPath).withFileStatus(status)
+          .opt("fs.option.openfile.read.policy", "random")
+          .opt("fs.option.openfile.buffer.size", ReadBufferBytes.toString)
+        opened = HadoopStreams.wrap(open.build().get())
+      }
+      opened
+    }
     def close(): Unit = if (opened != null) opened.close()
   }
+
+  /** The buffer of a planning read's stream: a file system reads at least this much per seek. */
+  val ReadBufferBytes: Int = 4096
 
   /**
    * The (row group, chunk) filters statistics leave in play, whether the scan's
@@ -185,7 +203,9 @@ object FilePruner {
       (reads match {
         case FilterReads.Whole => false
         case FilterReads.Blocks => true
-        case FilterReads.Auto => seconds(cost, blockReads, inMemoryFrom) < seconds(cost, wholeReads, inMemoryFrom)
+        case FilterReads.Auto =>
+          seconds(cost, blockReads, inMemoryFrom) + cost.blockSeconds(blockRequests.map(_._2.blocks.size).sum) <
+            seconds(cost, wholeReads, inMemoryFrom)
       })
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
     val (sized, unsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)

@@ -4,11 +4,13 @@ import java.util.concurrent.atomic.AtomicLong
 
 /**
  * How many bytes to read from a file's end at once, learned over one scan:
- * 64 KiB at first, then the most any file of the scan needed for its footer and
- * wanted filters (at most 4 MiB), so files like those already read cost one read.
+ * `initial` at first (64 KiB; on a local disk, where a second read costs less
+ * than reading ahead, [[TailSizer.forCost]] starts smaller), then the most any
+ * file of the scan needed for its footer and wanted filters (at most 4 MiB), so
+ * files like those already read cost one read.
  */
-final class TailSizer {
-  private val learned = new AtomicLong(TailSizer.Initial)
+final class TailSizer(initial: Long = TailSizer.Initial) {
+  private val learned = new AtomicLong(initial)
 
   def size: Long = learned.get
 
@@ -19,4 +21,8 @@ final class TailSizer {
 object TailSizer {
   val Initial: Long = 64L << 10
   val Max: Long = 4L << 20
+  private val Least: Long = 8L << 10
+
+  /** A sizer starting at what a request costs in bytes (`cost.gapBytes`), between 8 and 64 KiB. */
+  def forCost(cost: ReadCost): TailSizer = new TailSizer(math.max(Least, math.min(Initial, cost.gapBytes)))
 }

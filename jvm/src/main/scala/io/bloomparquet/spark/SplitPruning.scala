@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate, TailSizer}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate, ReadCost, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -79,7 +79,7 @@ object SplitPruning {
       parallelism: Int): Map[FileKey, FileOutcome] = {
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
-    val tailSizer = new TailSizer
+    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path)))
     val gate = ProbeGate(predicate, settings.bloom.earlyStop)
     val useCache = settings.bloom.useCache
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
