@@ -41,7 +41,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         "spark.sql.session.timeZone": "UTC",
         "spark.jars": jar,
         "spark.driver.extraClassPath": jar,
-        # Managed tables of this run's own: not the checkout's spark-warehouse/, not another pytest-xdist worker's.
+        # Managed tables of this run's own: not the checkout's spark-warehouse/, nor another test run's.
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
     }
     if MASTER.startswith("local-cluster"):
