@@ -2,7 +2,7 @@ package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 
-import io.bloomparquet.sbbf.{BloomProbe, FillEstimates, FilterFound}
+import io.bloomparquet.sbbf.{BloomProbe, FillEstimates, FilterFound, SplitBlockBloomFilter}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /**
@@ -23,20 +23,29 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
   private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
 
   def filter(rg: Int, chunk: Int): Option[FilterFound] = Option(filters.get((rg, chunk)))
-  /** Adds what a read gave; blocks join the blocks of the same filter read before. */
+
+  /**
+   * Adds what a read gave: blocks join the blocks of the same filter read before, a whole read's
+   * answer replaces anything, and blocks never replace a whole answer (another query's whole
+   * filter, or its finding that the filter is broken, which these blocks alone might not show).
+   */
   def addFilter(rg: Int, chunk: Int, read: FilterFound): Unit =
     filters.merge((rg, chunk), read,
       (held, added) =>
         (held, added) match {
           case (FilterFound.Blocks(a, n), FilterFound.Blocks(b, m)) if a.numBlocks == b.numBlocks => FilterFound.Blocks(a.merge(b), n + m)
+          case (_: FilterFound.Whole, _: FilterFound.Blocks) => held
           case _ => added
         })
 
   private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
 
   /** The false-positive rate of (row group, chunk)'s loaded filter `f`, from its bit fill: counted once. */
-  def fillFpp(rg: Int, chunk: Int, f: BloomProbe): Double =
-    fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.sampledWords))
+  def fillFpp(rg: Int, chunk: Int, f: BloomProbe): Double = f match {
+    case _: SplitBlockBloomFilter => fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.sampledWords))
+    // A sample that grows as queries add blocks: estimated afresh, and "no better than chance" from no block.
+    case _ => val words = f.sampledWords; if (words.isEmpty) 1.0 else FillEstimates.fpp(words)
+  }
 
   private lazy val footerBytes = HeapBytes.footer(footer)
 

@@ -112,10 +112,13 @@ object FilePruner {
     private var opened: SeekableInputStream = null
     def stream(): SeekableInputStream = {
       if (opened == null) {
-        val open = status.getPath.getFileSystem(conf).openFile(status.getPath).withFileStatus(status)
-          .opt("fs.option.openfile.read.policy", "random")
-          .opt("fs.option.openfile.buffer.size", ReadBufferBytes.toString)
-        opened = HadoopStreams.wrap(open.build().get())
+        opened =
+          try {
+            val open = status.getPath.getFileSystem(conf).openFile(status.getPath).withFileStatus(status)
+              .opt("fs.option.openfile.read.policy", "random")
+              .opt("fs.option.openfile.buffer.size", ReadBufferBytes.toString)
+            HadoopStreams.wrap(open.build().get())
+          } catch { case NonFatal(_) => input.newStream() } // a store that refuses the status: parquet-java's open
       }
       opened
     }

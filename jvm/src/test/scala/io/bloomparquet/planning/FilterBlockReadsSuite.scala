@@ -7,7 +7,7 @@ import scala.util.{Random, Using}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.FilterReads
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.tail.FilterTail
 import io.bloomparquet.testing.SmallParquet
 import org.apache.hadoop.conf.Configuration
@@ -130,6 +130,23 @@ class FilterBlockReadsSuite extends munit.FunSuite {
       assertEquals(o.brokenFilters, 1, reads)
       assert(o.keep(0), s"$reads: row group 0 holds key 2")
     }
+  }
+
+  test("blocks never replace a whole answer another query stored: a filter found broken stays broken") {
+    val path = largeFilters(3000, "held")
+    val index = new FileBloomIndex(SmallParquet.footer(path))
+    val one = SplitBlockBloomFilter(64)
+    val blocks = FilterFound.Blocks(FilterBlocks.fromBytes(2, IndexedSeq(1), new Array[Byte](32), IndexedSeq(0),
+        SbbfKernels.get()), 32)
+    index.addFilter(0, 0, FilterFound.Broken("excludes its own min", 0))
+    index.addFilter(0, 0, blocks)
+    assert(index.filter(0, 0).exists(_.isInstanceOf[FilterFound.Broken]), index.filter(0, 0))
+    index.addFilter(0, 1, FilterFound.Loaded(one, 64))
+    index.addFilter(0, 1, blocks)
+    assertEquals(index.filter(0, 1), Some(FilterFound.Loaded(one, 64)))
+    index.addFilter(0, 2, blocks)
+    index.addFilter(0, 2, FilterFound.Loaded(one, 64)) // a whole read replaces blocks
+    assertEquals(index.filter(0, 2), Some(FilterFound.Loaded(one, 64)))
   }
 
   test("the cost model reads blocks of large filters and whole small ones on a local disk, whole ones on a store") {
