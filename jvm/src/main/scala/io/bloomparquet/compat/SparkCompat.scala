@@ -145,6 +145,14 @@ object SparkCompat {
   /** With field-id matching on, files are matched by id, not by the names we resolve. */
   def fieldIdReadEnabled(spark: SparkSession): Boolean = sqlConf(spark).parquetFieldIdReadEnabled
 
+  /**
+   * Whether Spark's Parquet reader matches `readSchema`'s columns by field id: the conf is on (Delta
+   * Lake's extension turns it on for every session) and the schema carries ids (`parquet.field.id`);
+   * otherwise it matches by name, as our probes do.
+   */
+  def matchesByFieldId(fieldIdRead: Boolean, readSchema: StructType): Boolean =
+    fieldIdRead && org.apache.spark.sql.execution.datasources.parquet.ParquetUtils.hasFieldIds(readSchema)
+
   def parquetOutputTimestampType(spark: SparkSession): String = sqlConf(spark).parquetOutputTimestampType.toString
 
   /** `value` cut to `spark.sql.maxMetadataStringLength`, as Spark cuts its own scan metadata. */

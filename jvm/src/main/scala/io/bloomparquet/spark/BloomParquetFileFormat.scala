@@ -1,5 +1,6 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.{PushdownSafety, SourceFilters}
 import io.bloomparquet.write.BloomWrite
@@ -51,7 +52,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
       options, hadoopConf)
     val predicate =
-      if (!bloom.enabled || settings.fieldIdRead) None
+      if (!bloom.enabled || SparkCompat.matchesByFieldId(settings.fieldIdRead, requiredSchema)) None
       else SourceFilters.fromFilters(filters, dataSchema, settings.caseSensitive)
     predicate match {
       case None => read

@@ -1,5 +1,6 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.{CatalystPredicates, PushdownSafety}
 import io.bloomparquet.schema.ColumnResolver
@@ -48,7 +49,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
   override def build(): Scan = {
     val scan = delegate.build()
     val predicate =
-      if (settings.fieldIdRead) None
+      if (SparkCompat.matchesByFieldId(settings.fieldIdRead, scan.readDataSchema)) None
       // A data filter may also name a partition column (`p = 1 OR x = 2`): Spark takes `p` from the
       // directory, while a file may store a column `p` of its own. Such filters are not probed.
       else CatalystPredicates.fromFilters((scan.dataFilters ++ withheld).filterNot(onPartitionColumn))
