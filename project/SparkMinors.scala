@@ -2,7 +2,7 @@ import sbt._
 import sbt.Keys._
 
 /** One supported Spark minor as project/spark-versions.properties pins it. */
-final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String]) {
+final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String], delta: Option[String]) {
 
   /** The sbt project building this minor's jar: `spark40`, `spark35`... (the default minor's is `jvm`). */
   def projectId: String = "spark" + minor.replace(".", "")
@@ -15,6 +15,13 @@ final case class SparkMinor(minor: String, spark: String, scala: String, maven: 
 
   /** The oldest JDK this Spark runs on, so the bytecode our jar targets: 8 for Spark 3, 17 for Spark 4. */
   def javaRelease: Int = if (number.head < 4) 8 else 17
+
+  /** Delta Lake's artifact for this minor, if it has a release: one per Spark 4 minor, one for Scala 2.12 before. */
+  def deltaModules: Seq[ModuleID] = delta.toSeq.flatMap { v =>
+    val spark = if (number.head < 4) s"delta-spark_${SparkMinors.binary(scala)}" else s"delta-spark_${minor}_${SparkMinors.binary(scala)}"
+    // Its classes only: Spark is already provided, and Delta's own dependencies (its kernel) are not compiled against.
+    Seq(("io.delta" % spark % v % Provided).intransitive(), "io.delta" % "delta-storage" % v % Provided)
+  }
 }
 
 /** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
@@ -47,7 +54,7 @@ object SparkMinors {
       val maven = properties.get(s"maven.$m")
       if (maven.exists(v => !v.startsWith(m + ".")))
         fail(s"$propertiesFile: maven.$m=${maven.get} is not a Spark $m release")
-      SparkMinor(m, properties(m), scala, maven)
+      SparkMinor(m, properties(m), scala, maven, properties.get(s"delta.$m"))
     }
 
   /** The development environment's minor (.venv): the `jvm` project, tests and benchmarks run on it. */
@@ -117,6 +124,10 @@ object SparkMinors {
     moduleName := s"bloomparquet-spark-${m.minor}",
     scalaVersion := m.scala,
     Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
+    // Delta reads (spark.bloomparquet.delta.enabled) where Delta Lake has a release for the minor.
+    Compile / unmanagedSourceDirectories ++=
+      m.delta.map(_ => (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta").toSeq,
+    libraryDependencies ++= m.deltaModules,
     // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
     libraryDependencies ++= m.maven.map(v => "org.apache.spark" %% "spark-sql" % v % Provided).toSeq,
     Compile / unmanagedJars ++= {

@@ -20,6 +20,8 @@ settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "defaul
 # The Spark Connect tests need a process of their own (a local Connect server, no
 # classic SparkContext): bin/test runs them with BLOOMPARQUET_CONNECT=1.
 collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
+# The Delta Lake tests too (a session with Delta's package and extension): BLOOMPARQUET_DELTA=1.
+collect_ignore += [] if os.environ.get("BLOOMPARQUET_DELTA") else ["delta"]
 
 
 # BLOOMPARQUET_MASTER=local-cluster[2,1,1024] runs a suite with executors in JVMs of their own (bin/test runs

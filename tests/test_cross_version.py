@@ -159,3 +159,16 @@ def test_cli_inspects_and_probes(written: Path) -> None:
             [sys.executable, "-m", "bloomparquet", *args], capture_output=True, text=True, timeout=120
         )
         assert done.returncode == 0, (args, done.stderr[-2000:])
+
+
+def test_delta_reads_are_refused_without_delta(spark) -> None:
+    """No Delta on this session's class path: the conf fails every query, saying what is missing (on the
+    default Spark, 4.3, that Delta Lake has no release for it); off, nothing changes."""
+    minor = ".".join(pyspark.__version__.split(".")[:2])
+    properties = (Path(__file__).resolve().parents[1] / "project" / "spark-versions.properties").read_text()
+    has_release = f"\ndelta.{minor}=" in properties
+    why = "Delta Lake is not on the class path" if has_release else f"publishes no release for Spark {minor}"
+    refused = pytest.raises(Exception, match=f"spark.bloomparquet.delta.enabled=true is refused: .*{why}")
+    with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "true"}), refused:
+        spark.range(3).where("id = 1").collect()
+    assert spark.range(3).where("id = 1").count() == 1

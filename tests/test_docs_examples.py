@@ -1,7 +1,8 @@
 """Every example in the README, the user guide and the API reference runs, against a small lake
 (`/lake/...` in the docs is a temporary directory here), so the docs cannot rot.
 
-Python blocks run in order, one namespace per document; SQL blocks run
+Python blocks run in order, one namespace per document (``python-delta`` blocks need Delta
+Lake: tests/delta/test_docs_delta.py runs them); SQL blocks run
 statement by statement; command lines (``$ bloomparquet ...``, ``bloomparquet
 ...``, ``python -m bloomparquet ...``) run through the CLI and must exit 0,
 except synopses with placeholders (``PATH``, ``N``). Benchmark commands take
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[1]
 # Each document and how many examples it holds at least (a parser that finds none must fail).
 RUN = {"README.md": 3, "docs/api.md": 12, "docs/user-guide.md": 14}
-BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+BLOCK = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)
 COMMAND = re.compile(r"^(?:\$ )?(?:python -m )?bloomparquet (.*)$")
 PLACEHOLDER = re.compile(r"\b(?:[A-Z]{2,}|N|P)\b")
 TABLES = ("events", "events2")

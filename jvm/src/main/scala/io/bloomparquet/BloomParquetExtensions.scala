@@ -1,5 +1,6 @@
 package io.bloomparquet
 
+import io.bloomparquet.delta.DeltaReads
 import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
@@ -14,13 +15,16 @@ import org.apache.spark.sql.SparkSessionExtensions
  * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). A relation nothing
  * could prune takes Spark's V1 scan: on the SQL routes it stays there ([[KeptV1Parquet]] reads
  * plain Parquet through our format), on the format route [[UnprunableOnV1]] moves it there. Scans in a subquery's own
- * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest.
+ * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest. Delta Lake
+ * reads skip files by their bloom filters with `spark.bloomparquet.delta.enabled` ([[DeltaReads]]).
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all.foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
+    // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.
+    extensions.injectPreCBORule(DeltaReads.rule(_))
     extensions.injectPreCBORule(KeptV1Parquet(_))
     extensions.injectPreCBORule(UnprunableOnV1(_))
     extensions.injectPreCBORule(KeySetPruning(_))

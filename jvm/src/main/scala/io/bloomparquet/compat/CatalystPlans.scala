@@ -53,6 +53,17 @@ object CatalystPlans {
       case _ => None
     }
 
+  /** `plan`, a V1 file relation, listing its files through `location`, with `options` added; None for any other plan. */
+  def withLocation(plan: LogicalPlan, location: FileIndex, options: Map[String, String]): Option[LogicalPlan] =
+    plan match {
+      case rel: LogicalRelation => rel.relation match {
+          case fs: HadoopFsRelation =>
+            Some(rel.copy(relation = fs.copy(location = location, options = fs.options ++ options)(fs.sparkSession)))
+          case _ => None
+        }
+      case _ => None
+    }
+
   /**
    * A V1 file relation over `location` read through `format` with `options`, whose attributes are
    * `output` (a V2 relation's, so the plan above it stays resolved); None where Spark's V1 relation

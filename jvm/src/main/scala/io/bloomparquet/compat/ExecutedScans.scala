@@ -8,7 +8,8 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 /** The file scans of a query that ran: their metrics and the input partitions (tasks) they planned. */
 object ExecutedScans {
 
-  final case class ScanFigures(metrics: Map[String, Long], partitions: Long)
+  /** A scan's metrics, its input partitions, and the file index of a V1 scan (a V2 scan's is its own business). */
+  final case class ScanFigures(metrics: Map[String, Long], partitions: Long, fileIndex: Option[AnyRef] = None)
 
   // Looks inside adaptive plans and query stages.
   private object Plans extends AdaptiveSparkPlanHelper
@@ -16,6 +17,7 @@ object ExecutedScans {
   /** The V2 batch scans and V1 file scans in a classic Dataset's executed plan (run the query first). */
   def of(df: Dataset[_]): Seq[ScanFigures] = Plans.collect(SparkCompat.queryExecution(df).executedPlan) {
     case s: BatchScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
-    case s: FileSourceScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
+    case s: FileSourceScanExec =>
+      ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))
   }
 }

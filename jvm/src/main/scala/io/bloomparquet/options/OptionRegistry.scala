@@ -90,6 +90,11 @@ object OptionRegistry {
     "plain Parquet reads (spark.read.parquet, USING parquet tables, Hive Parquet tables Spark converts) plan through " +
       "bloomparquet's scan too, with its default read options; false: Spark's own Parquet scan")
 
+  val DeltaEnabled: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.delta.enabled", Bool, Some(false), Seq(Sql),
+    "Delta Lake reads (format delta, delta.`path` SQL, Delta catalog tables, time travel) skip, before any task " +
+      "starts, the files Delta's partition and statistics skipping kept whose bloom filters rule out every row " +
+      "group; refused on a Spark minor Delta Lake has no release for")
+
   val KeySetMaxBytes: OptionSpec[Long] = OptionSpec("spark.bloomparquet.keySet.maxBytes", IntRange(0, Long.MaxValue),
     Some(10L << 20), Seq(Sql),
     "joins and IN (subquery) whose key side is estimated at most this many bytes give the " +
@@ -98,7 +103,7 @@ object OptionRegistry {
 
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
-    SqlPlanTimePruning, SqlParquet, KeySetMaxBytes)
+    SqlPlanTimePruning, SqlParquet, DeltaEnabled, KeySetMaxBytes)
 
   def inScope(scope: Scope): Seq[OptionSpec[_]] = all.filter(_.scopes.contains(scope))
 }

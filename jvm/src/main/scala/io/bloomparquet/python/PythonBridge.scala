@@ -9,6 +9,7 @@ import io.bloomparquet.compat.{ExecutedScans, SparkCompat}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.retrofit.RetrofitJob
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, SplitBlockBloomFilter}
+import io.bloomparquet.spark.metrics.PrunedFileIndex
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -90,6 +91,11 @@ object PythonBridge {
     val scans = ExecutedScans.of(df)
     scans.foreach { scan =>
       scan.metrics.foreach { case (name, value) => add(name, value) }
+      // A V1 index bloomparquet pruned (Delta reads) holds the counters a V2 scan reports as metrics.
+      scan.fileIndex.foreach {
+        case p: PrunedFileIndex => p.pruningCounts.toTaskMetrics.foreach(m => add(m.name, m.value))
+        case _ =>
+      }
       add("tasks", scan.partitions)
     }
     add("scans", scans.size.toLong)

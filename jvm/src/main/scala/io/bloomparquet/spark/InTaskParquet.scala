@@ -26,6 +26,20 @@ object InTaskParquet {
     ParquetInputFormat.BLOOM_FILTERING_ENABLED -> "false",
     ParquetInputFormat.COLUMN_INDEX_FILTERING_ENABLED -> (pushdown == SparkPushdown.All).toString)
 
+  /**
+   * For scans whose pushed filters we can't choose (Delta Lake's format, read through relation
+   * options that become its Hadoop configuration): `safe` as above (it can't withhold by type
+   * there: the user guide says so); `none` also switches statistics and dictionaries off, so
+   * parquet-java drops no row group; `all` leaves the reader as it was.
+   */
+  def settingsWithoutFilterChoice(pushdown: SparkPushdown): Map[String, String] = pushdown match {
+    case SparkPushdown.All => Map.empty
+    case SparkPushdown.Off => settings(pushdown) ++ Map(
+        ParquetInputFormat.STATS_FILTERING_ENABLED -> "false",
+        ParquetInputFormat.DICTIONARY_FILTERING_ENABLED -> "false")
+    case SparkPushdown.Safe => settings(pushdown)
+  }
+
   /** For the V1 route, which hands us the Hadoop configuration its reader will use. */
   def configure(conf: Configuration, pushdown: SparkPushdown): Unit =
     settings(pushdown).foreach { case (k, v) => conf.set(k, v) }

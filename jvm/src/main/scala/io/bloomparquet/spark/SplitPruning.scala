@@ -35,13 +35,7 @@ object SplitPruning {
         PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
           pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
     }
-    val outcomes = site match {
-      case PruningSite.Planning(spark) if settings.distributedThreshold.exists(keys.size >= _) =>
-        DistributedPlanning.outcomes(spark, keys, predicate, conf, settings)
-      case PruningSite.Planning(_) => outcomesHere(keys, predicate, conf, settings, settings.bloom.planningParallelism)
-      // A task's core is its parallelism: its files are read one after the other.
-      case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
-    }
+    val outcomes = outcomesAt(site, keys, predicate, conf, settings)
     // A file that could not be read is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
       Some(outcomes(key)).filter(_.failure.isEmpty)
@@ -53,25 +47,41 @@ object SplitPruning {
         (split, key, plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) })
     }
     val kept = cut.flatMap(_._3)
-    val mine = counted.map(outcomes)
+    val counts = countsOf(counted.map(outcomes), outcomes.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
+    PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
+  }
+
+  /**
+   * The counters of one pruning run: of the files it counts (`mine`: a file in several splits is
+   * counted once), and of the reads this JVM did (`all`).
+   */
+  def countsOf(mine: Seq[FileOutcome], all: Iterable[FileOutcome], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
     val ok = mine.filter(_.failure.isEmpty)
-    val counts = PruningCounts(
-      filesTotal = counted.size,
+    PruningCounts(
+      filesTotal = mine.size,
       filesPruned = ok.count(o => !o.verdicts.contains(RowGroupVerdict.Keep)),
       rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
       rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
-      rowGroupsReadInGaps = plans.flatten.map(_.rowGroupsBridged.toLong).sum,
-      // Reads are work this JVM did, each counted where it happened.
-      filterBytesRead = outcomes.values.map(_.filterBytesRead).sum,
-      filterReads = outcomes.values.map(_.filterReads.toLong).sum,
-      filtersReadInBlocks = outcomes.values.map(_.filtersReadInBlocks.toLong).sum,
-      footersRead = outcomes.values.map(_.footersRead.toLong).sum,
+      rowGroupsReadInGaps = rowGroupsReadInGaps,
+      filterBytesRead = all.map(_.filterBytesRead).sum,
+      filterReads = all.map(_.filterReads.toLong).sum,
+      filtersReadInBlocks = all.map(_.filtersReadInBlocks.toLong).sum,
+      footersRead = all.map(_.footersRead.toLong).sum,
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
-    PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
+  }
+
+  /** Each file's outcome where `site` says: on the driver, in a planning job, or in this task. */
+  def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+      settings: ReadSettings): Map[FileKey, FileOutcome] = site match {
+    case PruningSite.Planning(spark) if settings.distributedThreshold.exists(keys.size >= _) =>
+      DistributedPlanning.outcomes(spark, keys, predicate, conf, settings)
+    case PruningSite.Planning(_) => outcomesHere(keys, predicate, conf, settings, settings.bloom.planningParallelism)
+    // A task's core is its parallelism: its files are read one after the other.
+    case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
   }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */

@@ -41,6 +41,7 @@ class OptionsSuite extends munit.FunSuite {
     "spark.bloomparquet.planning.distributedThreshold" -> (("10000", 10000L), Some("-1")),
     "spark.bloomparquet.sql.planTimePruning" -> (("false", false), Some("off")),
     "spark.bloomparquet.parquet.enabled" -> (("TRUE", true), Some("yes")),
+    "spark.bloomparquet.delta.enabled" -> (("false", false), Some("on")),
     "spark.bloomparquet.keySet.maxBytes" -> (("1048576", 1048576L), Some("-1")))
 
   private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
