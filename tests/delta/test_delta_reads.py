@@ -398,3 +398,25 @@ def test_bloomparquet_reads_still_prune_in_a_delta_session(spark, tmp_path: Path
     assert df.collect() == []
     m = bp.scan_metrics(df)
     assert m["bloomFilesPruned"] == m["bloomFilesTotal"] == 2 and m["tasks"] == 0, m
+
+
+@pytest.mark.parametrize("how", ["inner", "left_semi", "right_outer", "keys_left"])
+def test_key_set_joins_prune_files(spark, table: Path, present: int, how: str) -> None:
+    """A join with keys held in the driver (a Python list) keeps only the files that may hold one."""
+    miss = absent_key(table)
+
+    def query(keys: list[int]) -> Any:
+        ks = spark.createDataFrame([(k, f"tag{i}") for i, k in enumerate(keys)], "k BIGINT, tag STRING")
+        t = spark.read.format("delta").load(str(table))
+        if how == "keys_left":  # the Delta side on the right of a left outer join
+            return ks.join(t, "k", "left_outer")
+        return t.join(ks, "k", how)
+
+    # Adaptive execution drops a scan that reads nothing from the final plan (and its figures with it).
+    with spark_conf(spark, {"spark.sql.adaptive.enabled": "false"}):
+        got, m = same_rows(spark, lambda: query([miss, miss + 2 * 10**9 + 2]))
+        assert m["bloomFilesTotal"] == FILES and m["bloomFilesPruned"] >= FILES - 1, m
+        got, m = same_rows(spark, lambda: query([present, miss]))
+    assert 1 <= m["bloomFilesTotal"] - m["bloomFilesPruned"] <= 3, m
+    assert any(present in r for r in got)
+    same_rows(spark, lambda: query([present, miss, 7]))  # adaptive, as by default

@@ -185,6 +185,10 @@ object SparkCompat {
       onlyInBroadcast: Boolean): Expression =
     SparkShims.dynamicPruningSubquery(key, keys, keyColumns, onlyInBroadcast)
 
+  /** `plan`'s rows, computed now (while another query is planned: no execution of its own). */
+  def collectRows(spark: SparkSession, plan: LogicalPlan): Seq[InternalRow] =
+    spark.sessionState.executePlan(plan).executedPlan.executeCollect().toSeq
+
   /** Is `leaf` Spark's cache of a plan (`df.cache()`)? */
   def isCached(leaf: LogicalPlan): Boolean = leaf.isInstanceOf[org.apache.spark.sql.execution.columnar.InMemoryRelation]
 

@@ -15,8 +15,14 @@ sealed trait BloomPredicate extends Serializable {
 
 object BloomPredicate {
 
-  /** `column IN (values)`: values are non-null Catalyst internal values of `dataType`. */
-  final case class ColumnIn(path: Seq[String], dataType: DataType, values: IndexedSeq[Any]) extends BloomPredicate {
+  /**
+   * `column IN (values)`: values are non-null Catalyst internal values of `dataType`. `fieldIds`,
+   * where given, are the Parquet field ids the column's path must carry, level by level (a reader
+   * matching columns by id, as Delta's column mapping in `id` mode does): a file whose column of
+   * that name carries other ids, or none, is not probed.
+   */
+  final case class ColumnIn(path: Seq[String], dataType: DataType, values: IndexedSeq[Any], fieldIds: Seq[Int] = Nil)
+      extends BloomPredicate {
     def columns: Set[Seq[String]] = Set(path)
     override def toString: String = {
       val shown = if (values.size <= 5) values.mkString(", ") else values.take(5).mkString(", ") + s", ... ${values.size} values"

@@ -66,7 +66,7 @@ object ProbePayoff {
 
   /** The most values one column is probed with. */
   def maxValues(p: BloomPredicate): Int = p match {
-    case ColumnIn(_, _, values) => values.size
+    case ColumnIn(_, _, values, _) => values.size
     case AllOf(cs) => cs.map(maxValues).foldLeft(0)(_ max _)
     case AnyOf(cs) => cs.map(maxValues).foldLeft(0)(_ max _)
     case _ => 0

@@ -4,17 +4,20 @@ import scala.collection.mutable
 
 import io.bloomparquet.compat.{CatalystPlans, SparkCompat}
 import io.bloomparquet.delta.DeltaReads
-import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation}
+import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1FileRelation}
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.FileKey
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RowGroupVerdict}
 import io.bloomparquet.spark.{InTaskParquet, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
+import io.bloomparquet.sql.KeySetSize
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeSet, Expression, PredicateHelper, SubqueryExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, AttributeSet, EqualTo, Expression, InSet, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.delta.NoMapping
+import org.apache.spark.sql.delta.{IdMapping, NoMapping}
 import org.apache.spark.sql.delta.files.TahoeLogFileIndex
 import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileIndex}
 
@@ -33,28 +36,97 @@ import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileInde
  */
 final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
+  // One pruning per scan and predicate in a plan (a CTE read twice, a self-join): equal indexes.
+  private type Memo = mutable.Map[(PreparedDeltaFileIndex, BloomPredicate, Map[String, String]), BloomPrunedDeltaIndex]
+
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!DeltaReads.enabled(spark)) plan
     else {
-      val pruned = mutable.Map.empty[(PreparedDeltaFileIndex, BloomPredicate, Map[String, String]), BloomPrunedDeltaIndex]
+      val pruned: Memo = mutable.Map.empty
+      // Down from the root: a join sees its sides' filters before the filters are pruned on their own.
       prepared(plan).transformDownWithSubqueries {
+        case j @ ConditionedJoin(left, right, joinType, condition, _, _) =>
+          // The side a join keeps only matched rows of: inner, semi, and the inner side of an outer join.
+          def onLeft = if (joinType == Inner || joinType == LeftSemi || joinType == RightOuter)
+            keySetPruned(left, right, condition, pruned).map(l => j.withNewChildren(Seq(l, right)))
+          else None
+          def onRight = if (joinType == Inner || joinType == LeftOuter)
+            keySetPruned(right, left, condition, pruned).map(r => j.withNewChildren(Seq(left, r)))
+          else None
+          onLeft.orElse(onRight).getOrElse(j)
         case f @ Filter(_, _) => f match {
             case DeltaScan(conditions, relation, rel, index) =>
-              val options = rel.options
-              val scan = for {
-                predicate <- predicateOf(conditions, rel, index)
-                settings = ReadSettings.resolve(bloomOptions(options), SessionReadConfs.of(spark))
-                if settings.bloom.enabled
-              } yield {
-                val cut = pruned.getOrElseUpdate((index, predicate, options), prune(index, predicate, settings, options))
-                val pushdown = InTaskParquet.settingsWithoutFilterChoice(settings.bloom.sparkPushdown)
-                CatalystPlans.withLocation(relation, cut, pushdown).get
-              }
-              scan.fold(f: LogicalPlan)(s => f.transformUp { case r if r eq relation => s })
+              pruneScan(conditions, relation, rel, index, pruned).fold(f: LogicalPlan)(s => replace(f, relation, s))
             case _ => f
           }
       }
     }
+
+  private def replace(plan: LogicalPlan, relation: LogicalPlan, by: LogicalPlan): LogicalPlan =
+    plan.transformUp { case r if r eq relation => by }
+
+  /**
+   * The scan of `relation` pruned with `conditions`, as a relation reading through a
+   * [[BloomPrunedDeltaIndex]]; None when no usable predicate or bloom pruning is off.
+   */
+  private def pruneScan(conditions: Seq[Expression], relation: LogicalPlan, rel: FileRelation,
+      index: PreparedDeltaFileIndex,
+      pruned: Memo): Option[LogicalPlan] = for {
+    predicate <- predicateOf(conditions, rel, index)
+    settings = ReadSettings.resolve(bloomOptions(rel.options), SessionReadConfs.of(spark))
+    if settings.bloom.enabled
+  } yield {
+    val cut = pruned.getOrElseUpdate((index, predicate, rel.options), prune(index, predicate, settings, rel.options))
+    val pushdown = InTaskParquet.settingsWithoutFilterChoice(settings.bloom.sparkPushdown)
+    CatalystPlans.withLocation(relation, cut, pushdown).get
+  }
+
+  /** `side` pruned by the first of `condition`'s equalities between a column of it and `other`'s keys that can. */
+  private def keySetPruned(side: LogicalPlan, other: LogicalPlan, condition: Expression,
+      pruned: Memo)
+      : Option[LogicalPlan] = {
+    def keyOf(a: Expression, b: Expression) = a match {
+      case key: AttributeReference if side.outputSet.contains(key) && b.references.subsetOf(other.outputSet) => Some((key, b))
+      case _ => None
+    }
+    val equalities = splitConjunctivePredicates(condition).iterator.flatMap {
+      case EqualTo(a, b) => keyOf(a, b).orElse(keyOf(b, a))
+      case _ => None
+    }
+    equalities.map { case (key, value) => withKeySet(side, key, other, value, pruned) }.collectFirst { case Some(p) => p }
+  }
+
+  /**
+   * A join side whose Delta scan keeps only files that may hold one of the keys on the other side:
+   * `side` is projections and filters over one prepared Delta relation holding column `key`, and
+   * `keys` (the other side) is held in the driver and at most `spark.bloomparquet.keySet.maxBytes`
+   * (a Python list, a pandas frame, a local relation: [[KeySetSize]]). Its key column is read now,
+   * while planning; the join still reads it as before. Rows can't change: a row whose key is not
+   * among the keys joins with nothing on this side's pruned side of an inner, semi or outer join.
+   */
+  private def withKeySet(side: LogicalPlan, key: AttributeReference, keys: LogicalPlan, keyValue: Expression,
+      pruned: Memo)
+      : Option[LogicalPlan] = {
+    val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
+    val chain = side.collect { case p => p }
+    val relations = chain.collect { case r @ V1FileRelation(rel) => (r, rel) }
+    val onlyProjectsAndFilters = chain.forall(p => p.isInstanceOf[Project] || p.isInstanceOf[Filter] || p.children.isEmpty)
+    relations match {
+      case Seq((relation, rel))
+          if onlyProjectsAndFilters && !rel.streaming && relation.outputSet.contains(key) &&
+            key.dataType == keyValue.dataType && CatalystPredicates.supported(key.dataType) && maxBytes > 0 &&
+            !keys.isStreaming && KeySetSize.atMost(keys, maxBytes) =>
+        rel.location match {
+          case index: PreparedDeltaFileIndex =>
+            val values = SparkCompat.collectRows(spark, Project(Seq(Alias(keyValue, "key")()), keys))
+              .map(_.get(0, key.dataType)).filter(_ != null).distinct
+            val conditions = chain.collect { case Filter(c, _) => splitConjunctivePredicates(c) }.flatten
+            pruneScan(conditions :+ InSet(key, values.toSet), relation, rel, index, pruned).map(replace(side, relation, _))
+          case _ => None
+        }
+      case _ => None
+    }
+  }
 
   /** `plan` after Delta's scan preparation, which runs once per query on its root (as Delta's rule does). */
   private def prepared(plan: LogicalPlan): LogicalPlan = {
@@ -73,8 +145,8 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     val dataColumns = rel.schema.fieldNames.toSet -- rel.partitionSchema.fieldNames
     val data = AttributeSet(rel.output.filter(a => dataColumns.contains(a.name)))
     val usable = conditions.filter(c => c.deterministic && !SubqueryExpression.hasSubquery(c) && c.references.subsetOf(data))
-    val columns = new PhysicalColumns(index.metadata.schema, index.metadata.columnMappingMode != NoMapping,
-      SparkCompat.caseSensitive(spark))
+    val mode = index.metadata.columnMappingMode
+    val columns = new PhysicalColumns(index.metadata.schema, mode != NoMapping, mode == IdMapping, SparkCompat.caseSensitive(spark))
     CatalystPredicates.fromFilters(usable).flatMap(columns(_))
   }
 
