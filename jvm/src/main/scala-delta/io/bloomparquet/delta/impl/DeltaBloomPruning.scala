@@ -73,7 +73,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       index: PreparedDeltaFileIndex,
       pruned: Memo): Option[LogicalPlan] = for {
     predicate <- predicateOf(conditions, rel, index)
-    settings = ReadSettings.resolve(bloomOptions(rel.options), SessionReadConfs.of(spark))
+    settings = ReadSettings.resolve(rel.options, SessionReadConfs.of(spark))
     if settings.bloom.enabled
   } yield {
     val cut = pruned.getOrElseUpdate((index, predicate, rel.options), prune(index, predicate, settings, rel.options))
@@ -133,9 +133,6 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     val unprepared = plan.collectWithSubqueries { case V1FileRelation(r) if r.location.isInstanceOf[TahoeLogFileIndex] => r }
     if (unprepared.isEmpty || CatalystPlans.isSubqueryRoot(plan)) plan else new PrepareDeltaScan(spark).apply(plan)
   }
-
-  private def bloomOptions(options: Map[String, String]): Map[String, String] =
-    options.filter { case (k, _) => k.toLowerCase(java.util.Locale.ROOT).startsWith("bloom.") }
 
   /**
    * The bloom predicate of the conjuncts over the table's data columns (deterministic, no
