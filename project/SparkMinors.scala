@@ -18,10 +18,15 @@ final case class SparkMinor(minor: String, spark: String, scala: String, maven: 
 
   /** Delta Lake's artifact for this minor, if it has a release: one per Spark 4 minor, one for Scala 2.12 before. */
   def deltaModules: Seq[ModuleID] = delta.toSeq.flatMap { v =>
-    val spark = if (number.head < 4) s"delta-spark_${SparkMinors.binary(scala)}" else s"delta-spark_${minor}_${SparkMinors.binary(scala)}"
     // Its classes only: Spark is already provided, and Delta's own dependencies (its kernel) are not compiled against.
-    Seq(("io.delta" % spark % v % Provided).intransitive(), "io.delta" % "delta-storage" % v % Provided)
+    Seq(("io.delta" % deltaArtifact % v % Provided).intransitive(), "io.delta" % "delta-storage" % v % Provided)
   }
+
+  private def deltaArtifact: String =
+    if (number.head < 4) s"delta-spark_${SparkMinors.binary(scala)}" else s"delta-spark_${minor}_${SparkMinors.binary(scala)}"
+
+  /** The Maven coordinate of the Delta Lake release the jar is built against (`spark.jars.packages`). */
+  def deltaPackage: Option[String] = delta.map(v => s"io.delta:$deltaArtifact:$v")
 }
 
 /** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
@@ -128,6 +133,13 @@ object SparkMinors {
     Compile / unmanagedSourceDirectories ++=
       m.delta.map(_ => (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta").toSeq,
     libraryDependencies ++= m.deltaModules,
+    // The Delta release's coordinate, for tools that start a Delta session (bloomparquet.delta_package()).
+    Compile / resourceGenerators += Def.task {
+      val out = (Compile / resourceManaged).value / "io" / "bloomparquet" / "delta-package.txt"
+      m.deltaPackage.foreach(p => IO.write(out, p + "\n"))
+      if (m.deltaPackage.isEmpty) IO.delete(out)
+      m.deltaPackage.map(_ => out).toSeq
+    }.taskValue,
     // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
     libraryDependencies ++= m.maven.map(v => "org.apache.spark" %% "spark-sql" % v % Provided).toSeq,
     Compile / unmanagedJars ++= {

@@ -6,7 +6,7 @@ with bloom-filter pruning (``spark.read.format("bloomparquet")``);
 SBBF and xxHash64 used to cross-verify the JVM.
 """
 
-from ._jar import jar_path
+from ._jar import delta_package, jar_path
 from ._session import configure, session
 from .read import read_bloom, scan_metrics
 from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
@@ -15,6 +15,7 @@ __all__ = [
     "WRITE_FORMAT",
     "bloom_options",
     "configure",
+    "delta_package",
     "jar_path",
     "read_bloom",
     "retrofit",

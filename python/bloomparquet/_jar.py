@@ -97,3 +97,31 @@ def jar_path(spark_version: str | None = None) -> Path:
     raise FileNotFoundError(
         f"bloomparquet jar for Spark {minor} not found (looked at {looked}); run {hint} or set ${JAR_ENV}"
     )
+
+
+def delta_package(spark_version: str | None = None) -> str | None:
+    """The Delta Lake release the jar for a Spark version is built against, as ``spark.jars.packages`` takes it.
+
+    Parameters
+    ----------
+    spark_version : str, optional
+        A Spark version such as ``"4.2.1"``; by default the installed ``pyspark.__version__``.
+
+    Returns
+    -------
+    str or None
+        A Maven coordinate such as ``"io.delta:delta-spark_4.2_2.13:4.4.0"``; None where Delta Lake has no
+        release for that Spark minor (its jar has no Delta support).
+
+    Examples
+    --------
+    >>> bp.delta_package("3.5.7")
+    'io.delta:delta-spark_2.12:3.3.2'
+    """
+    import zipfile
+
+    with zipfile.ZipFile(jar_path(spark_version)) as jar:
+        try:
+            return jar.read("io/bloomparquet/delta-package.txt").decode().strip() or None
+        except KeyError:
+            return None

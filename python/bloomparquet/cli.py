@@ -97,6 +97,24 @@ def _spark(remote: str | None) -> SparkSession:
     return SparkSession.builder.remote(remote).getOrCreate()
 
 
+def _delta_spark() -> SparkSession:
+    """A local classic session with bloomparquet and the Delta Lake release its jar is built against."""
+    from . import delta_package, session
+
+    package = delta_package()
+    if package is None:
+        import pyspark
+
+        raise SystemExit(f"bloomparquet: Delta Lake has no release for Spark {pyspark.__version__}: no --delta here")
+    return session(
+        **{
+            "spark.jars.packages": package,
+            "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+            "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+        }
+    )
+
+
 def _kernel(args: argparse.Namespace) -> int:
     row = _spark(args.remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
     if args.json:
@@ -110,7 +128,9 @@ def _retrofit(args: argparse.Namespace) -> int:
     from . import retrofit
 
     path = args.path
-    results = retrofit(_spark(args.remote), path, args.columns, fpp=args.fpp, overwrite=args.overwrite)
+    spark = _delta_spark() if args.delta else _spark(args.remote)
+    fmt = "delta" if args.delta else "parquet"
+    results = retrofit(spark, path, args.columns, fpp=args.fpp, overwrite=args.overwrite, format=fmt)
     if args.json:
         files = [
             {k: (v if isinstance(v, (int, float, bool)) or v is None else str(v)) for k, v in r.items()}
@@ -233,6 +253,12 @@ def _parser() -> argparse.ArgumentParser:
     ret.add_argument("path", help="a Parquet file, a directory (searched recursively) or a glob")
     ret.add_argument("--columns", required=True, help="comma-separated columns, e.g. user_id,email or s.x")
     ret.add_argument("--fpp", type=float, default=0.01, help="false-positive probability in (0, 1) (default 0.01)")
+    ret.add_argument(
+        "--delta",
+        action="store_true",
+        help="path is a Delta Lake table: write each file with filters beside the old one and commit the new files "
+        "through Delta (a local session with the Delta release bloomparquet's jar is built for)",
+    )
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
 
     demo = sub.add_parser(

@@ -143,8 +143,9 @@ def retrofit(
     fpp: float = 0.01,
     overwrite: bool = False,
     conf: Mapping[str, str] | None = None,
+    format: str = "parquet",
 ) -> list[dict[str, Any]]:
-    """Add bloom filters to existing Parquet files, without rewriting their data.
+    """Add bloom filters to existing Parquet files or a Delta Lake table, without rewriting their data.
 
     One Spark task per file. Each file's data, page indexes, existing filters
     and footer metadata are kept byte for byte; the new filters (sized for each row group's real distinct count
@@ -169,17 +170,27 @@ def retrofit(
         Replace the filters chunks already have.
     conf : mapping of str to str, optional
         Hadoop settings for the job (classic sessions only).
+    format : str
+        ``"parquet"``: the files under ``path``, each replaced in place. ``"delta"``: the files of
+        the latest version of the Delta table at ``path`` (logical column names, also under
+        column mapping); each file with filters is written beside the old one, and the new files
+        replace the old ones in one commit through Delta's transaction API, a ``dataChange=false``
+        rewrite as OPTIMIZE makes (statistics, deletion vectors, partition values kept). A
+        concurrent commit that removed or rewrote one of the files fails it with Delta's conflict
+        error, and nothing is committed. Classic sessions with Delta Lake loaded only.
 
     Returns
     -------
     list of dict
         One per file: ``path``, ``status`` (``retrofitted`` or ``unchanged``),
-        ``columns``, ``chunks``, ``filter_bytes``, ``file_bytes``, ``seconds``.
+        ``columns``, ``chunks``, ``filter_bytes``, ``file_bytes``, ``seconds``; for Delta also
+        ``version`` (committed) and, for each file retrofitted, ``target`` (its new file).
 
     Raises
     ------
     ValueError
-        No column, an ``fpp`` outside (0, 1), or ``conf`` over Spark Connect.
+        No column, an ``fpp`` outside (0, 1), ``conf`` or ``format="delta"`` over Spark Connect, or
+        another ``format``.
 
     Examples
     --------
@@ -188,10 +199,14 @@ def retrofit(
     """
     cols = _columns(columns)
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
+    if format not in ("parquet", "delta"):
+        raise ValueError(f"retrofit: format = {format!r}: expected 'parquet' or 'delta'")
     if is_connect(spark):
+        if format == "delta":
+            raise ValueError("retrofit: format='delta' needs a classic session (py4j); it has no SQL form yet")
         return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf)
     jvm = _session.jvm(spark)
-    job = jvm.io.bloomparquet.retrofit.RetrofitJob
+    job = jvm.io.bloomparquet.delta.DeltaRetrofit if format == "delta" else jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()
     for c in cols:
         jcols.add(c)

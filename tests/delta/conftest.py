@@ -46,6 +46,9 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         "spark.jars.packages": package,
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.session.timeZone": "UTC",
+        # Small tables on 2 cores: Delta's DML and log replay shuffle into few partitions, not 200 and 50.
+        "spark.sql.shuffle.partitions": "4",
+        "spark.databricks.delta.snapshotPartitions": "2",
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
         # bloomparquet.session appends its own extension to this list: first or last as asked.
         "spark.sql.extensions": f"{EXTENSION},{DELTA_EXTENSION}" if ours_first else DELTA_EXTENSION,

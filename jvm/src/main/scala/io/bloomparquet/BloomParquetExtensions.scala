@@ -1,6 +1,6 @@
 package io.bloomparquet
 
-import io.bloomparquet.delta.DeltaReads
+import io.bloomparquet.delta.{DeltaReads, DeltaTableFilters}
 import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
@@ -16,13 +16,15 @@ import org.apache.spark.sql.SparkSessionExtensions
  * could prune takes Spark's V1 scan: on the SQL routes it stays there ([[KeptV1Parquet]] reads
  * plain Parquet through our format), on the format route [[UnprunableOnV1]] moves it there. Scans in a subquery's own
  * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest. Delta Lake
- * reads skip files by their bloom filters with `spark.bloomparquet.delta.enabled` ([[DeltaReads]]).
+ * reads skip files by their bloom filters with `spark.bloomparquet.delta.enabled` ([[DeltaReads]]);
+ * a Delta table's `bloom.*` properties make every writer of the table write filters ([[DeltaTableFilters]]).
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all.foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
+    extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
     // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.
     extensions.injectPreCBORule(DeltaReads.rule(_))
     extensions.injectPreCBORule(KeptV1Parquet(_))

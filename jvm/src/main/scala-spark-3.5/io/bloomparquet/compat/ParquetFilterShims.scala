@@ -20,6 +20,9 @@ object ParquetFilterShims {
   /** Files written here carry no `bloom_filter_length` (optional in the format; readers find the header). */
   def setBloomFilterLength(md: ColumnMetaData, length: Int): Unit = ()
 
+  /** Whether parquet-java sizes NDV-less filters by the values a chunk holds: 1.13 cannot. */
+  val adaptiveFilters: Boolean = false
+
   /** parquet-java 1.14's key; 1.13 ignores it (an NDV-less filter takes `parquet.bloom.filter.max.bytes`). */
   val AdaptiveBloomFilterEnabled: String = "parquet.bloom.filter.adaptive.enabled"
 

@@ -24,6 +24,9 @@ object ParquetFilterShims {
 
   def setBloomFilterLength(md: ColumnMetaData, length: Int): Unit = md.setBloom_filter_length(length)
 
+  /** Whether parquet-java sizes NDV-less filters by the values a chunk holds (its adaptive filter). */
+  val adaptiveFilters: Boolean = true
+
   /** parquet-java's switch for sizing NDV-less filters by the values a chunk holds. */
   val AdaptiveBloomFilterEnabled: String = ParquetOutputFormat.ADAPTIVE_BLOOM_FILTER_ENABLED
 

@@ -3,8 +3,9 @@ package io.bloomparquet.compat
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, Expression, InSubquery, ListQuery}
 import org.apache.spark.sql.catalyst.plans.JoinType
-import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, HintInfo, Join, LogicalPlan, Subquery}
-import org.apache.spark.sql.connector.catalog.Table
+import org.apache.spark.sql.catalyst.analysis.ResolvedTable
+import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, CreateTable, CreateTableAsSelect, HintInfo, Join, LogicalPlan, ReplaceTable, ReplaceTableAsSelect, SetTableProperties, Subquery, TableSpec, TableSpecBase, UnresolvedTableSpec, UnsetTableProperties}
+import org.apache.spark.sql.connector.catalog.{Table, TableCatalog}
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.StructType
@@ -75,6 +76,45 @@ object CatalystPlans {
     val same = fs.schema.length == output.length &&
       fs.schema.fields.zip(output).forall { case (f, a) => f.name == a.name && f.dataType == a.dataType }
     if (same) Some(LogicalRelation(fs).copy(output = output)) else None
+  }
+
+  /**
+   * A command setting a table's properties: `ALTER TABLE ... SET TBLPROPERTIES` on a resolved table
+   * (`table`), or `CREATE` / `REPLACE TABLE [AS SELECT]` (no `table` yet; the provider and `schema` as
+   * given); `withProperties` is the command setting others instead.
+   */
+  final case class PropertiesSetting(table: Option[Table], provider: Option[String], schema: Option[StructType],
+      properties: Map[String, String], withProperties: Map[String, String] => LogicalPlan)
+
+  object PropertiesSet {
+    def unapply(plan: LogicalPlan): Option[PropertiesSetting] = plan match {
+      case s @ SetTableProperties(ResolvedTable(_, _, t, _), props) =>
+        Some(PropertiesSetting(Some(t), Option(t.properties.get(TableCatalog.PROP_PROVIDER)), None, props,
+            p => s.copy(properties = p)))
+      case c: CreateTable => created(c.tableSpec, c.tableSchema, spec => c.copy(tableSpec = spec))
+      case c: CreateTableAsSelect if c.query.resolved =>
+        created(c.tableSpec, c.query.schema, spec => c.copy(tableSpec = spec))
+      case r: ReplaceTable => created(r.tableSpec, r.tableSchema, spec => r.copy(tableSpec = spec))
+      case r: ReplaceTableAsSelect if r.query.resolved =>
+        created(r.tableSpec, r.query.schema, spec => r.copy(tableSpec = spec))
+      case _ => None
+    }
+
+    private def created(spec: TableSpecBase, schema: StructType, withSpec: TableSpecBase => LogicalPlan) =
+      spec match {
+        case t: TableSpec => Some(PropertiesSetting(None, t.provider, Some(schema), t.properties, p => withSpec(t.copy(properties = p))))
+        case u: UnresolvedTableSpec =>
+          Some(PropertiesSetting(None, u.provider, Some(schema), u.properties, p => withSpec(u.copy(properties = p))))
+        case _ => None
+      }
+  }
+
+  /** `ALTER TABLE ... UNSET TBLPROPERTIES` on a resolved table: it, the keys, and the command unsetting others instead. */
+  object PropertiesUnset {
+    def unapply(plan: LogicalPlan): Option[(Table, Seq[String], Seq[String] => LogicalPlan)] = plan match {
+      case u @ UnsetTableProperties(ResolvedTable(_, _, t, _), keys, _) => Some((t, keys.toSeq, k => u.copy(propertyKeys = k)))
+      case _ => None
+    }
   }
 
   /** Whether `plan` joins anything. */

@@ -50,13 +50,13 @@ object OptionRegistry {
       "skipping by column index, with those risks; none = nothing")
 
   // --- write and retrofit ---
-  val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit),
+  val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit, DeltaTable),
     "the columns to write bloom filters for", defaultDoc = "none: plain Parquet")
-  val Fpp: OptionSpec[Double] = OptionSpec("bloom.fpp", Probability, Some(0.01), Seq(Write, Retrofit),
+  val Fpp: OptionSpec[Double] = OptionSpec("bloom.fpp", Probability, Some(0.01), Seq(Write, Retrofit, DeltaTable),
     "false-positive probability of every filter")
-  val ColumnFpp: OptionSpec[Double] = OptionSpec("bloom.fpp.<column>", Probability, None, Seq(Write),
+  val ColumnFpp: OptionSpec[Double] = OptionSpec("bloom.fpp.<column>", Probability, None, Seq(Write, DeltaTable),
     "false-positive probability of one column's filters", defaultDoc = "bloom.fpp")
-  val ColumnNdv: OptionSpec[Long] = OptionSpec("bloom.ndv.<column>", IntRange(1, Long.MaxValue), None, Seq(Write),
+  val ColumnNdv: OptionSpec[Long] = OptionSpec("bloom.ndv.<column>", IntRange(1, Long.MaxValue), None, Seq(Write, DeltaTable),
     "distinct values per row group: size every filter of the column for it instead of counting",
     defaultDoc = "counted")
   val SizingKey: OptionSpec[Sizing] = OptionSpec("bloom.sizing", new OneOf(Sizing.all, (_: Sizing).name),

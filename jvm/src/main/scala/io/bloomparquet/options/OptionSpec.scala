@@ -15,7 +15,9 @@ object Scope {
   case object Session extends Scope("session")
   /** A session conf the SQL extension reads whenever it optimizes a query (`spark.conf.set`, `SET`). */
   case object Sql extends Scope("sql")
-  val all: Seq[Scope] = Seq(Read, Write, Retrofit, Session, Sql)
+  /** A Delta Lake table's property (`TBLPROPERTIES`), which every writer of the table honours. */
+  case object DeltaTable extends Scope("deltaTable")
+  val all: Seq[Scope] = Seq(Read, Write, Retrofit, Session, Sql, DeltaTable)
 }
 
 /**

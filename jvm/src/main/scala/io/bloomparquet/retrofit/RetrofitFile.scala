@@ -20,9 +20,9 @@ import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.schema.MessageType
 
-/** What retrofitting one file did. */
+/** What retrofitting one file did; `target`: where the file with filters went, when not over `path`. */
 final case class RetrofitResult(path: String, status: String, columns: Seq[String], chunks: Int,
-    filterBytes: Long, fileBytes: Long, seconds: Double)
+    filterBytes: Long, fileBytes: Long, seconds: Double, target: Option[String] = None)
 
 /**
  * Adds bloom filters to one existing Parquet file without touching its data:
@@ -31,15 +31,20 @@ final case class RetrofitResult(path: String, status: String, columns: Seq[Strin
  * thrift `FileMetaData` with only the bloom offset/length of the new chunks
  * set, so statistics, page indexes and key-value metadata are kept). The new
  * file is written next to the original under a hidden name, checked, and renamed
- * over it; on any failure the temporary file is removed and the original stays.
+ * over it (or, for tables whose files never change, such as Delta's, to a new file
+ * beside it); on any failure the temporary file is removed and the original stays.
  */
 object RetrofitFile {
   val TempMarker = ".bloomparquet-retrofit-"
   private val CopyBuffer = 1 << 20
 
-  /** `caseSensitive`: the session's `spark.sql.caseSensitive`, which column names follow. */
+  /**
+   * `caseSensitive`: the session's `spark.sql.caseSensitive`, which column names follow. `copyTo`: write
+   * the file with filters there and leave the original as it is. `skipAbsent`: columns the file does not
+   * have are skipped (a table's files written before a column was added), not refused.
+   */
   def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean,
-      caseSensitive: Boolean): RetrofitResult = {
+      caseSensitive: Boolean, copyTo: Option[Path] = None, skipAbsent: Boolean = false): RetrofitResult = {
     val started = System.nanoTime()
     def seconds = (System.nanoTime() - started) / 1e9
     // Local files: write without Hadoop's checksum side files (see rename).
@@ -54,7 +59,7 @@ object RetrofitFile {
     // The footer read above, converted: the column reader below need not read and parse it again.
     val footer = new ParquetMetadataConverter().fromParquetMetadata(fmd)
     val schema = footer.getFileMetaData.getSchema
-    val columns = names.map(n => resolve(n, schema, caseSensitive, path).descriptor)
+    val columns = names.flatMap(n => resolve(n, schema, caseSensitive, path, skipAbsent)).map(_.descriptor)
     val input = HadoopInputFile.fromStatus(status, conf)
     var reader: ParquetFileReader = null // opened only when there is something to hash
     try {
@@ -86,17 +91,23 @@ object RetrofitFile {
           }
         }
       }
-      val written = replace(fs, status, footerStart, fmd, blooms, conf)
+      val written = replace(fs, status, footerStart, fmd, blooms, conf, copyTo)
       RetrofitResult(path.toString, "retrofitted", todo.map(_._1.getPath.mkString(".")), blooms.size,
-        blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds)
+        blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds, copyTo.map(_.toString))
     } finally if (reader != null) reader.close()
   }
 
-  /** The leaf `name` denotes (a name that does not parse is taken as one top-level name), checked to take a filter. */
-  private def resolve(name: String, schema: MessageType, caseSensitive: Boolean, path: Path): ParquetLeaf = {
+  /**
+   * The leaf `name` denotes (a name that does not parse is taken as one top-level name), checked to take a
+   * filter; None for a column the file lacks, with `skipAbsent`.
+   */
+  private def resolve(name: String, schema: MessageType, caseSensitive: Boolean, path: Path,
+      skipAbsent: Boolean): Option[ParquetLeaf] = {
     def refuse(why: String) = throw new IllegalArgumentException(s"$path: $why")
     val parts = ColumnName.parse(name).getOrElse(Seq(name))
-    val leaf = ColumnResolver.parquet(schema, parts, caseSensitive).fold({
+    val resolved = ColumnResolver.parquet(schema, parts, caseSensitive)
+    if (skipAbsent && resolved.left.exists(_.isInstanceOf[Unresolved.Missing])) return None
+    val leaf = resolved.fold({
         case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")
         case _: Unresolved.Repeated => refuse(s"column '$name' is inside an array or map; only struct fields are supported")
         case _ => refuse(s"unknown column '$name'; its leaf columns are " +
@@ -104,12 +115,12 @@ object RetrofitFile {
       }, identity)
     val t = leaf.primitive.getPrimitiveTypeName
     if (!ParquetHash.hasBloomHash(t)) refuse(s"column '$name' is $t, which has no bloom filter")
-    leaf
+    Some(leaf)
   }
 
-  /** Writes the new file beside the original, checks it, renames it over the original. Returns its length. */
+  /** Writes the new file beside the original, checks it, renames it over the original (or to `copyTo`). Returns its length. */
   private def replace(fs: FileSystem, original: FileStatus, footerStart: Long, fmd: FileMetaData,
-      blooms: Seq[ChunkBloom], conf: Configuration): Long = {
+      blooms: Seq[ChunkBloom], conf: Configuration, copyTo: Option[Path]): Long = {
     val path = original.getPath
     val tmp = new Path(path.getParent, s".${path.getName}$TempMarker${UUID.randomUUID()}.tmp")
     var done = false
@@ -134,7 +145,7 @@ object RetrofitFile {
       val now = fs.getFileStatus(path)
       if (now.getLen != original.getLen || now.getModificationTime != original.getModificationTime)
         throw new IllegalStateException(s"$path changed while its filters were built; left as it is")
-      rename(fs, tmp, path, conf)
+      rename(fs, tmp, copyTo.getOrElse(path), conf)
       done = true
       footerStart + tailBytes
     } finally {

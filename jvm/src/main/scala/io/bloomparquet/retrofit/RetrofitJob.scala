@@ -31,7 +31,16 @@ object RetrofitJob {
     val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)
-    if (files.isEmpty) return Nil
+    runTasks(spark, files.map(f => RetrofitTask(f)), columns, fpp, overwrite, conf)
+  }
+
+  /** One file to retrofit: in place, or into a new file at `copyTo`, skipping columns it lacks with `skipAbsent`. */
+  final case class RetrofitTask(path: String, copyTo: Option[String] = None, skipAbsent: Boolean = false)
+
+  /** One Spark task per file; a failed run returns its error once all its tasks have ended. */
+  def runTasks(spark: SparkSession, tasks: Seq[RetrofitTask], columns: Seq[String], fpp: Double, overwrite: Boolean,
+      conf: Configuration): Seq[RetrofitResult] = {
+    if (tasks.isEmpty) return Nil
     val shipped = new SerializableConfiguration(conf)
     val cols = columns.toVector
     val caseSensitive = SparkCompat.caseSensitive(spark)
@@ -39,8 +48,10 @@ object RetrofitJob {
     val tag = s"bloomparquet-retrofit-${UUID.randomUUID()}"
     sc.addJobTag(tag)
     try {
-      sc.parallelize(files, files.size)
-        .map(f => RetrofitFile.run(new Path(f), shipped.value, cols, fpp, overwrite, caseSensitive))
+      sc.parallelize(tasks, tasks.size)
+        .map(t =>
+          RetrofitFile.run(new Path(t.path), shipped.value, cols, fpp, overwrite, caseSensitive,
+            t.copyTo.map(new Path(_)), t.skipAbsent))
         .collect()
         .toSeq
     } catch {
@@ -73,10 +84,14 @@ object RetrofitJob {
   /** For Python: results as one map per file. */
   def runForPython(spark: SparkSession, path: String, columns: java.util.List[String], fpp: Double,
       overwrite: Boolean, extraConf: java.util.Map[String, String]): java.util.List[java.util.Map[String, Any]] =
-    run(spark, path, columns.asScala.toSeq, fpp, overwrite, extraConf.asScala.toMap).map { r =>
-      Map[String, Any]("path" -> r.path, "status" -> r.status, "columns" -> r.columns.mkString(","),
+    forPython(run(spark, path, columns.asScala.toSeq, fpp, overwrite, extraConf.asScala.toMap))
+
+  /** One map per file; `target` where the filters went into a new file. */
+  def forPython(results: Seq[RetrofitResult]): java.util.List[java.util.Map[String, Any]] =
+    results.map { r =>
+      (Map[String, Any]("path" -> r.path, "status" -> r.status, "columns" -> r.columns.mkString(","),
         "chunks" -> r.chunks, "filter_bytes" -> r.filterBytes, "file_bytes" -> r.fileBytes,
-        "seconds" -> r.seconds).asJava
+        "seconds" -> r.seconds) ++ r.target.map("target" -> _)).asJava
     }.asJava
 
   def listFiles(path: String, conf: Configuration): Seq[String] = {

@@ -3,7 +3,7 @@ package io.bloomparquet.delta.impl
 import scala.collection.mutable
 
 import io.bloomparquet.compat.{CatalystPlans, SparkCompat}
-import io.bloomparquet.delta.DeltaReads
+import io.bloomparquet.delta.{DeltaReads, PhysicalColumns}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1FileRelation}
 import io.bloomparquet.options.ReadSettings

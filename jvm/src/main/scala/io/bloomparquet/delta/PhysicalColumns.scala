@@ -1,8 +1,8 @@
-package io.bloomparquet.delta.impl
+package io.bloomparquet.delta
 
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn, NoMatch}
-import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 /**
  * A predicate on a Delta table's data columns as its Parquet files name them. With column mapping
@@ -26,6 +26,10 @@ final class PhysicalColumns(tableSchema: StructType, mapped: Boolean, byId: Bool
       if (mapped.forall(_.isDefined)) Some(AnyOf(mapped.flatten)) else None
     case NoMatch => Some(NoMatch)
   }
+
+  /** The physical path of the field at `logical` and its type; None for a column the schema does not hold. */
+  def leaf(logical: Seq[String]): Option[(Seq[String], DataType)] =
+    physical(logical).map(fields => (fields.map(name), fields.last.dataType))
 
   private def same(a: String, b: String): Boolean = if (caseSensitive) a == b else a.equalsIgnoreCase(b)
 

@@ -1,0 +1,106 @@
+package io.bloomparquet.delta.impl
+
+import java.util.UUID
+
+import scala.util.control.NonFatal
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.delta.{DeltaRetrofit, DeltaRetrofitter, PendingRetrofit, PhysicalColumns}
+import io.bloomparquet.retrofit.{RetrofitJob, RetrofitResult}
+import io.bloomparquet.schema.ColumnName
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.functions.col
+import org.apache.spark.sql.delta.{DeltaLog, DeltaOperations, NoMapping, OptimisticTransaction}
+import org.apache.spark.sql.delta.actions.{Action, AddFile}
+
+/**
+ * [[DeltaRetrofitter]] on Delta's transaction API: the transaction reads every file of the latest
+ * version (so a concurrent commit that removes or rewrites any of them conflicts), the files are
+ * retrofitted by a Spark job into new files beside them, and the commit removes the old files and
+ * adds the new ones with `dataChange=false`, each `AddFile` the old one with a new path, size and
+ * time: statistics, deletion vector (the rows keep their positions: row groups are copied byte for
+ * byte), partition values, tags and row ids carried over.
+ */
+final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
+
+  override def prepare(path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
+      conf: Map[String, String]): PendingRetrofit = {
+    val log = DeltaLog.forTable(spark, new Path(path))
+    val txn = log.startTransaction(None)
+    if (txn.readVersion < 0) throw new IllegalArgumentException(s"bloomparquet: $path is not a Delta table")
+    val metadata = txn.metadata
+    val partitions = metadata.partitionColumns.toSet
+    val physical = new PhysicalColumns(metadata.schema, metadata.columnMappingMode != NoMapping, byId = false,
+      SparkCompat.caseSensitive(spark))
+    val names = columns.map { name =>
+      val parts = ColumnName.parse(name).getOrElse(Seq(name))
+      if (parts.size == 1 && partitions.exists(_.equalsIgnoreCase(parts.head)))
+        throw new IllegalArgumentException(s"bloomparquet: retrofit: '$name' is a partition column: its values are not in the files")
+      val (path, _) = physical.leaf(parts).getOrElse(throw new IllegalArgumentException(
+          s"bloomparquet: retrofit: unknown column '$name'; the table's columns are ${metadata.schema.fieldNames.mkString(", ")}"))
+      path.map(p => s"`${p.replace("`", "``")}`").mkString(".")
+    }
+    // The files as the transaction reads them (a concurrent commit removing one conflicts), with the statistics
+    // the log holds for them (the transaction's file list drops them).
+    val stats = txn.snapshot.allFiles.select(col("path"), col("stats")).collect()
+      .map(r => r.getString(0) -> Option(r.getString(1))).toMap
+    val adds = txn.filterFiles().map(a => if (a.stats != null) a else a.copy(stats = stats.get(a.path).flatten.orNull))
+    val hadoopConf = SparkCompat.newHadoopConf(spark)
+    conf.foreach { case (k, v) => hadoopConf.set(k, v) }
+    val planned = adds.map(a => (a, s"bloom-${UUID.randomUUID()}-"))
+    val tasks = planned.map { case (a, prefix) =>
+      val src = absolute(log.dataPath, a)
+      RetrofitJob.RetrofitTask(src.toString, Some(new Path(src.getParent, prefix + unprefixed(src.getName)).toString),
+        skipAbsent = true)
+    }
+    val results = RetrofitJob.runTasks(spark, tasks, names, fpp, overwrite, hadoopConf)
+    new Pending(log, txn, planned.map { case (a, prefix) => (a, renamed(a.path, prefix)) }.zip(results))
+  }
+
+  /** The file's absolute path. */
+  private def absolute(dataPath: Path, a: AddFile): Path = {
+    val uri = new java.net.URI(a.path)
+    if (uri.isAbsolute) new Path(uri) else new Path(dataPath, new Path(uri))
+  }
+
+  /** A file name without the prefix an earlier retrofit gave it. */
+  private def unprefixed(name: String): String = name.replaceFirst(DeltaTableRetrofit.Renamed, "")
+
+  /** The log's (URI-encoded) path of the new file: beside the old one, its name prefixed. */
+  private def renamed(logPath: String, prefix: String): String = {
+    val slash = logPath.lastIndexOf('/')
+    logPath.substring(0, slash + 1) + prefix + unprefixed(logPath.substring(slash + 1))
+  }
+
+  private final class Pending(log: DeltaLog, txn: OptimisticTransaction, files: Seq[((AddFile, String), RetrofitResult)])
+      extends PendingRetrofit {
+    override val results: Seq[RetrofitResult] = files.map(_._2)
+    override def readVersion: Long = txn.readVersion
+
+    private def written = files.flatMap(_._2.target).map(new Path(_))
+
+    override def commit(): Long = {
+      val now = System.currentTimeMillis()
+      val actions: Seq[Action] = files.collect {
+        case ((a, rel), r) if r.target.isDefined =>
+          Seq(a.removeWithTimestamp(now, dataChange = false),
+            a.copy(path = rel, size = r.fileBytes, modificationTime = now, dataChange = false))
+      }.flatten
+      if (actions.isEmpty) return txn.readVersion
+      try txn.commit(actions, DeltaOperations.Optimize(Nil), Map(DeltaTableRetrofit.Tag -> "true"))
+      catch { case NonFatal(e) => abandon(); throw e }
+    }
+
+    override def abandon(): Unit = written.foreach { p =>
+      DeltaRetrofit.quietly(p.getFileSystem(log.newDeltaHadoopConf()).delete(p, false))
+    }
+  }
+}
+
+object DeltaTableRetrofit {
+  /** The commit's tag: the rewrite is bloomparquet's retrofit (history shows it as OPTIMIZE). */
+  val Tag = "bloomparquet.retrofit"
+  /** The prefix a retrofitted file's name gets (dropped again when it is retrofitted once more). */
+  private val Renamed = "^bloom-[0-9a-f-]{36}-"
+}
