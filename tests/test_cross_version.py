@@ -7,6 +7,7 @@ suite covers each feature in depth on the default Spark."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,3 +173,17 @@ def test_delta_reads_are_refused_without_delta(spark) -> None:
     with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "true"}), refused:
         spark.range(3).where("id = 1").collect()
     assert spark.range(3).where("id = 1").count() == 1
+    # The Delta release the jar is built against, for sessions and tools that start Delta (None without one).
+    release = re.search(rf"^delta\.{re.escape(minor)}=(\S+)$", properties, re.M)
+    package = bp.delta_package()
+    assert (package is None) == (release is None), package
+    if release is not None:
+        assert (
+            package is not None and package.startswith("io.delta:delta-spark_") and package.endswith(release.group(1))
+        )
+    # Table properties that write filters need Delta too: refused on a Delta table only, never silently stored.
+    with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "false"}):
+        spark.sql(
+            "CREATE TABLE IF NOT EXISTS plain_props (k BIGINT) USING parquet TBLPROPERTIES ('bloom.columns' = 'k')"
+        )
+        spark.sql("DROP TABLE plain_props")
