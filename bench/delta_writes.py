@@ -8,7 +8,8 @@ Three measurements, best of ``--rounds`` where timed:
 - **write**: the same rows appended to a new Delta table three ways: no filters; parquet-java's
   filters as users set them today (``parquet.bloom.filter.enabled#k`` and ``#email`` in the session,
   no NDV: every filter ``parquet.bloom.filter.max.bytes``, 1 MiB); and the table's ``bloom.columns``
-  property (bloomparquet's settings: parquet-java's adaptive filters at our sizing). Reported: wall
+  property (bloomparquet's settings: parquet-java's adaptive filters at our sizing), also with
+  ``bloom.ndv.<column>`` given (one filter per column, sized for that count). Reported: wall
   time, its ratio to no filters, filter bytes per file, and the measured false-positive rate of the
   written filters for absent keys.
 - **retrofit**: the filter-less table's files retrofitted (``bp.retrofit(..., format="delta")``: new
@@ -27,7 +28,6 @@ import argparse
 import json
 import shutil
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -37,6 +37,9 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.delta.tables import race_retrofit  # noqa: E402
 
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 
@@ -83,38 +86,16 @@ def filter_stats(path: Path) -> dict[str, float]:
 
 def race_round(spark: Any, race: Path, i: int) -> str:
     """Retrofit and an UPDATE of one row at once on a fresh table: which one failed; the rows checked."""
-    import bloomparquet as bp
-
     shutil.rmtree(race, ignore_errors=True)
     frame(spark, 20_000, 4).write.format("delta").save(str(race))
     first = spark.read.format("delta").load(str(race)).limit(1).collect()[0]
-    errors: dict[str, str | None] = {}
-
-    def run(name: str, work: Callable[[], Any]) -> None:
-        try:
-            work()
-            errors[name] = None
-        except Exception as e:  # noqa: BLE001 (Delta's conflict error, checked below)
-            errors[name] = str(e)
-
-    update = f"UPDATE delta.`{race}` SET email = 'r{i}' WHERE k = {first.k}"
-    threads = [
-        threading.Thread(target=run, args=("retrofit", lambda: bp.retrofit(spark, str(race), ["k"], format="delta"))),
-        threading.Thread(target=run, args=("update", lambda: spark.sql(update))),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for e in errors.values():
-        if e is not None and "oncurrent" not in e and "DELTA_CONCURRENT" not in e:
-            raise RuntimeError(f"not Delta's conflict error: {e}")
+    errors = race_retrofit(spark, race, f"UPDATE delta.`{race}` SET email = 'r{i}' WHERE k = {first.k}")
     table = spark.read.format("delta").load(str(race))
-    if table.count() != 20_000 or errors["retrofit"] and errors["update"]:
+    if table.count() != 20_000 or errors["retrofit"] and errors["statement"]:
         raise RuntimeError(f"round {i}: rows lost or duplicated, or both failed: {errors}")
-    if table.where(f"k = {first.k}").collect()[0].email != (first.email if errors["update"] else f"r{i}"):
+    if table.where(f"k = {first.k}").collect()[0].email != (first.email if errors["statement"] else f"r{i}"):
         raise RuntimeError(f"round {i}: the UPDATE's row is not what its outcome says: {errors}")
-    return "retrofit failed" if errors["retrofit"] else "update failed" if errors["update"] else "both succeeded"
+    return "retrofit failed" if errors["retrofit"] else "update failed" if errors["statement"] else "both succeeded"
 
 
 def main() -> int:
@@ -145,7 +126,8 @@ def main() -> int:
     out.mkdir(parents=True)
     source = out / "source"
     frame(spark, args.rows, args.files).write.parquet(str(source))
-    data = spark.read.parquet(str(source))
+    data = spark.read.parquet(str(source)).repartition(args.files)
+    per_file = -(-args.rows // args.files)
     results: dict[str, Any] = {"rows": args.rows, "files": args.files}
 
     parquet_java = {"parquet.bloom.filter.enabled#k": "true", "parquet.bloom.filter.enabled#email": "true"}
@@ -153,6 +135,12 @@ def main() -> int:
         "none": ("", {}),
         "parquet-java": ("", parquet_java),
         "bloom.columns": ("TBLPROPERTIES ('bloom.columns' = 'k, email')", {}),
+        # Distinct values per row group given (here: rows per file, one row group each): one filter per column.
+        "bloom.ndv": (
+            "TBLPROPERTIES ('bloom.columns' = 'k, email', "
+            f"'bloom.ndv.k' = '{per_file}', 'bloom.ndv.email' = '{per_file}')",
+            {},
+        ),
     }
     writes: dict[str, dict[str, float]] = {}
     for way, (props, conf) in ways.items():

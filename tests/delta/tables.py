@@ -68,3 +68,31 @@ def absent_key(path: Path, column: str | None = "k") -> int:
         if not any(f.check_hashes(xxh64_plain(np.array([candidate], np.int64), "INT64"))[0] for f in filters):
             return candidate
     raise AssertionError("no key every filter rejects")
+
+
+def race_retrofit(spark, path: Path, statement: str) -> dict[str, str | None]:
+    """Retrofit of ``path`` (column ``k``) and ``statement`` started at once: each one's error, None if it succeeded.
+    An error other than Delta's conflict error is raised."""
+    import threading
+
+    errors: dict[str, str | None] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            work()
+            errors[name] = None
+        except Exception as e:  # noqa: BLE001 (Delta's conflict error from either side, checked below)
+            errors[name] = str(e)
+
+    threads = [
+        threading.Thread(target=run, args=("retrofit", lambda: bp.retrofit(spark, str(path), ["k"], format="delta"))),
+        threading.Thread(target=run, args=("statement", lambda: spark.sql(statement))),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for e in errors.values():
+        if e is not None and "oncurrent" not in e and "DELTA_CONCURRENT" not in e:
+            raise AssertionError(f"not Delta's conflict error: {e}")
+    return errors

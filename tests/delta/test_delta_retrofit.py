@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters
 
 from ..spark_conf import rows
-from .tables import absent_key, keys_frame, same_rows
+from .tables import absent_key, keys_frame, race_retrofit, same_rows
 from .test_delta_writes import current_files, filtered_columns
 
 pytestmark = pytest.mark.spark
@@ -147,34 +146,16 @@ def test_racing_writers_never_lose_or_duplicate_a_row(spark, tmp_path: Path, dml
         if dml == "UPDATE"
         else f"DELETE FROM delta.`{path}` WHERE k = {key}"
     )
-    outcome: dict[str, BaseException | None] = {}
-
-    def run(name: str, work) -> None:
-        try:
-            work()
-            outcome[name] = None
-        except Exception as e:  # noqa: BLE001 (Delta's conflict error from either side: the assertions judge it)
-            outcome[name] = e
-
-    threads = [
-        threading.Thread(target=run, args=("retrofit", lambda: bp.retrofit(spark, str(path), ["k"], format="delta"))),
-        threading.Thread(target=run, args=("dml", lambda: spark.sql(statement))),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert outcome["retrofit"] is None or outcome["dml"] is None, outcome
-    for e in outcome.values():
-        assert e is None or "oncurrent" in str(e) or "DELTA_CONCURRENT" in str(e), e
-    if outcome["dml"] is None:
+    outcome = race_retrofit(spark, path, statement)
+    assert outcome["retrofit"] is None or outcome["statement"] is None, outcome
+    if outcome["statement"] is None:
         expected = [
             r if r[0] != key else r[:1] + ("raced",) + r[2:] for r in original if dml == "UPDATE" or r[0] != key
         ]
     else:
         expected = original
     assert table_rows(spark, path) == expected
-    assert sum(r[0] == key for r in table_rows(spark, path)) == (1 if dml == "UPDATE" or outcome["dml"] else 0)
+    assert sum(r[0] == key for r in table_rows(spark, path)) == (1 if dml == "UPDATE" or outcome["statement"] else 0)
     if outcome["retrofit"] is None:  # every file the retrofit committed has its filter
         done = [f for f in current_files(spark, path) if f.name.startswith("bloom-")]
         assert done and all(read_bloom_filters(f) for f in done)

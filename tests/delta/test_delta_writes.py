@@ -44,7 +44,8 @@ def test_every_writer_writes_filters(spark, tmp_path: Path) -> None:
     path = tmp_path / "writers"
     spark.sql(
         f"CREATE TABLE delta.`{path}` (k BIGINT, email STRING, g INT) USING delta "
-        "TBLPROPERTIES ('bloom.columns' = 'k,email', 'bloom.fpp' = '0.01', 'delta.enableDeletionVectors' = 'false')"
+        "TBLPROPERTIES ('bloom.columns' = 'k,email', 'bloom.fpp' = '0.01', 'delta.enableDeletionVectors' = 'false', "
+        "'delta.checkpointInterval' = '3')"
     )
     keys_frame(spark, 40_000, 4).write.format("delta").mode("append").save(str(path))
     some = [r.k for r in spark.read.format("delta").load(str(path)).where("g = 4").limit(4).collect()]
@@ -62,6 +63,8 @@ def test_every_writer_writes_filters(spark, tmp_path: Path) -> None:
         written = [f for f in current_files(spark, path) if f not in before]
         assert written, sql
         assert filtered_columns(written) == {frozenset({"k", "email"})}, sql
+    # Reads below start from a checkpoint of the log, not from its JSON commits alone.
+    assert list((path / "_delta_log").glob("*.checkpoint*.parquet"))
     history = {r.operation for r in spark.sql(f"DESCRIBE HISTORY delta.`{path}`").collect()}
     assert {"WRITE", "MERGE", "UPDATE", "DELETE", "OPTIMIZE"} <= history, history
     miss = absent_key(path)

@@ -93,16 +93,16 @@ final case class DeltaTableFilters(spark: SparkSession) extends Rule[LogicalPlan
   }
 
   /**
-   * The most rows a row group may hold: a row group's bytes at the files' bytes per row. Where the
-   * table has no statistics yet, 8 bytes a row for adaptive filters (the guess bounds only their
-   * largest candidate: too small, and a row group with more distinct values fills its filter beyond
-   * the FPP asked for), and a million rows where every filter is that large (parquet-java 1.13).
+   * The most rows a row group may hold, which sizes the largest adaptive candidate: a row group's bytes
+   * at the files' bytes per row (a bound OPTIMIZE's large files also keep), or [[RowsWithoutStatistics]]
+   * where the table has none yet. Too small, and a row group with more distinct values fills its filter
+   * beyond the FPP asked for (never a wrong row; setting the properties again estimates afresh); too
+   * large, and each value goes into more candidates while files are written.
    */
   private def rowsPerRowGroup(facts: DeltaTableFacts, blockSize: Long): Long =
-    facts.bytesPerRow.filter(_ > 0) match {
-      case Some(b) => math.max(1L, math.ceil(blockSize / b).toLong)
-      case None if ParquetFilterShims.adaptiveFilters => math.ceil(blockSize / NarrowRowBytes).toLong
-      case None => FixedFilterRows
+    facts.bytesPerRow.filter(_ > 0).map(b => math.max(1L, math.ceil(blockSize / b).toLong)).getOrElse {
+      // Without adaptive filters (parquet-java 1.13) every file's filter has this size: a smaller guess.
+      if (ParquetFilterShims.adaptiveFilters) RowsWithoutStatistics else FixedRowsWithoutStatistics
     }
 
   private def factsOf(table: Table): DeltaTableFacts =
@@ -114,10 +114,9 @@ object DeltaTableFilters {
   val FactsImpl = "io.bloomparquet.delta.impl.DeltaTableFactsOf"
   private val ParquetBlockSize = "parquet.block.size"
   private val DefaultBlockSize = 128L << 20
-  /** Bytes per row where the table has no statistics yet: a key column alone. */
-  private val NarrowRowBytes = 8.0
-  /** Rows of a row group where the table has no statistics yet and filters are not adaptive. */
-  private val FixedFilterRows = 1000000L
+  /** Rows of a row group where the table has no statistics yet: 128 MiB of 32-byte rows. */
+  private val RowsWithoutStatistics = 4L << 20
+  private val FixedRowsWithoutStatistics = 1L << 20
 
   /** A `bloom.*` key: an option of ours (an unknown one fails, naming the closest). */
   private def isOption(key: String): Boolean = key.toLowerCase(Locale.ROOT).startsWith("bloom.")
