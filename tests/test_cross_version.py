@@ -173,6 +173,8 @@ def test_delta_reads_are_refused_without_delta(spark) -> None:
     with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "true"}), refused:
         spark.range(3).where("id = 1").collect()
     assert spark.range(3).where("id = 1").count() == 1
+    with pytest.raises(Exception, match=f"retrofit of a Delta table is refused: .*{why}"):
+        bp.retrofit(spark, "/nowhere", ["k"], format="delta")
     # The Delta release the jar is built against, for sessions and tools that start Delta (None without one).
     release = re.search(rf"^delta\.{re.escape(minor)}=(\S+)$", properties, re.M)
     package = bp.delta_package()

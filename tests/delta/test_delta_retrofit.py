@@ -179,3 +179,16 @@ def test_cli_retrofits_a_delta_table(spark, tmp_path: Path) -> None:
 def test_bad_format_is_refused(spark) -> None:
     with pytest.raises(ValueError, match="format = 'iceberg': expected 'parquet' or 'delta'"):
         bp.retrofit(spark, "/nowhere", ["k"], format="iceberg")
+
+
+def test_a_failed_retrofit_commits_nothing_and_leaves_no_file(spark, tmp_path: Path) -> None:
+    path = tmp_path / "broken"
+    plain_table(spark, path)
+    version = spark.sql(f"DESCRIBE HISTORY delta.`{path}`").agg({"version": "max"}).collect()[0][0]
+    victim = current_files(spark, path)[0]
+    victim.write_bytes(victim.read_bytes()[:-100])  # its footer cut off: its task fails
+    with pytest.raises(Exception, match="Parquet|footer|magic|length"):
+        bp.retrofit(spark, str(path), ["k"], format="delta")
+    assert [p.name for p in path.iterdir() if p.name.startswith(("bloom-", ".bloom"))] == []
+    assert not list(path.glob(".*bloomparquet-retrofit*"))
+    assert spark.sql(f"DESCRIBE HISTORY delta.`{path}`").agg({"version": "max"}).collect()[0][0] == version

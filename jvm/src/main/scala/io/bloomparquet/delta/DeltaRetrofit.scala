@@ -49,9 +49,7 @@ object DeltaRetrofit {
     require(columns.nonEmpty, "retrofit: give at least one column")
     OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString,
         OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
-    DeltaImpl.load[DeltaRetrofitter](spark, Impl,
-      "retrofit the table's files as plain Parquet is not possible: " +
-        "Delta's files never change in place")
+    DeltaImpl.load[DeltaRetrofitter](spark, Impl, "run it where Delta Lake is loaded, on a Spark minor it has a release for")
       .fold(why => throw new IllegalStateException(s"bloomparquet: retrofit of a Delta table is refused: $why"), identity)
       .prepare(path, columns, fpp, overwrite, conf)
   }

@@ -54,7 +54,13 @@ final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
       RetrofitJob.RetrofitTask(src.toString, Some(new Path(src.getParent, prefix + unprefixed(src.getName)).toString),
         skipAbsent = true)
     }
-    val results = RetrofitJob.runTasks(spark, tasks, names, fpp, overwrite, hadoopConf)
+    val results =
+      try RetrofitJob.runTasks(spark, tasks, names, fpp, overwrite, hadoopConf)
+      catch {
+        case NonFatal(e) => // the files other tasks wrote are nobody's: no commit will name them
+          tasks.flatMap(_.copyTo).map(new Path(_)).foreach(p => DeltaRetrofit.quietly(p.getFileSystem(hadoopConf).delete(p, false)))
+          throw e
+      }
     new Pending(log, txn, planned.map { case (a, prefix) => (a, renamed(a.path, prefix)) }.zip(results))
   }
 
