@@ -134,10 +134,13 @@ object SparkMinors {
       m.delta.map(_ => (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta").toSeq,
     libraryDependencies ++= m.deltaModules,
     // The Delta release's coordinate, for tools that start a Delta session (bloomparquet.delta_package()).
+    // Written only when its text changes: a rewritten resource would package every jar anew on each build.
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "bloomparquet" / "delta-package.txt"
-      m.deltaPackage.foreach(p => IO.write(out, p + "\n"))
-      if (m.deltaPackage.isEmpty) IO.delete(out)
+      m.deltaPackage match {
+        case Some(p) => if (!out.isFile || IO.read(out) != p + "\n") IO.write(out, p + "\n")
+        case None => if (out.exists) IO.delete(out)
+      }
       m.deltaPackage.map(_ => out).toSeq
     }.taskValue,
     // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
