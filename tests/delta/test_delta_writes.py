@@ -15,6 +15,7 @@ import pytest
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 from bloomparquet.tools.sizing import num_bytes
 
+from ..spark_conf import spark_conf
 from .tables import absent_key, keys_frame, same_rows
 
 pytestmark = pytest.mark.spark
@@ -139,20 +140,22 @@ def test_dataframe_writer_v2_creates_with_filters(spark) -> None:
 
 
 BAD = [
-    ("'bloom.columns' = 'nope'", "unknown column 'nope'; the table's columns are k, email, g, flag"),
+    ("'bloom.columns' = 'nope'", "unknown column 'nope'; the table's columns are k, email, g, flag, at"),
     ("'bloom.columns' = 'k', 'bloom.fpp' = '2'", "option 'bloom.fpp' = '2': expected"),
     ("'bloom.colums' = 'k'", "did you mean 'bloom.columns'"),
-    ("'bloom.columns' = 'flag'", "column 'flag' is boolean, which takes no bloom filter"),
+    ("'bloom.columns' = 'flag'", "column 'flag' has type boolean: the Parquet spec defines no bloom filter hash"),
+    ("'bloom.columns' = 'at'", "column 'at' has type timestamp, which Spark writes as INT96"),
     ("'bloom.sizing' = 'fold'", "is a write option, not a deltaTable option"),
 ]
 
 
 def test_bad_properties_fail_naming_them(spark, tmp_path: Path) -> None:
     path = tmp_path / "bad"
-    spark.sql(f"CREATE TABLE delta.`{path}` (k BIGINT, email STRING, g INT, flag BOOLEAN) USING delta")
-    for props, error in BAD:
-        with pytest.raises(Exception, match=re.escape(error)):
-            spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ({props})")
+    spark.sql(f"CREATE TABLE delta.`{path}` (k BIGINT, email STRING, g INT, flag BOOLEAN, at TIMESTAMP) USING delta")
+    with spark_conf(spark, {"spark.sql.parquet.outputTimestampType": "INT96"}):
+        for props, error in BAD:
+            with pytest.raises(Exception, match=re.escape(error)):
+                spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ({props})")
     assert not [k for k in properties(spark, path) if k.startswith(("bloom.", "parquet.bloom"))]
     spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ('bloom.columns' = 'k', 'bloom.fpp' = '0.05')")
     with pytest.raises(Exception, match="set the new value with SET TBLPROPERTIES"):

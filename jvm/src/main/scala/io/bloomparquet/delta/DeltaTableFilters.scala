@@ -8,13 +8,13 @@ import io.bloomparquet.compat.CatalystPlans.{PropertiesSet, PropertiesSetting, P
 import io.bloomparquet.compat.{ParquetFilterShims, SparkCompat}
 import io.bloomparquet.options.{OptionRegistry, OptionSpec, OptionValidator, Scope}
 import io.bloomparquet.schema.ColumnName
-import io.bloomparquet.write.ParquetJavaFilters
+import io.bloomparquet.write.{BloomWriteOptions, ParquetJavaFilters}
 import io.bloomparquet.write.ParquetJavaFilters.FilterColumn
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.Table
-import org.apache.spark.sql.types.{ArrayType, BooleanType, MapType, StructType}
+import org.apache.spark.sql.types.StructType
 
 /**
  * What the table-property rule needs to know of an existing Delta table, from its snapshot
@@ -79,11 +79,8 @@ final case class DeltaTableFilters(spark: SparkSession) extends Rule[LogicalPlan
       val parts = ColumnName.parse(name).getOrElse(Seq(name))
       val (path, dataType) = physical.leaf(parts).getOrElse(fail(s"${OptionRegistry.Columns.key}: unknown column " +
           s"'$name'; the table's columns are ${facts.schema.fieldNames.mkString(", ")}"))
-      dataType match {
-        case BooleanType | _: StructType | _: ArrayType | _: MapType =>
-          fail(s"${OptionRegistry.Columns.key}: column '$name' is ${dataType.simpleString}, which takes no bloom filter")
-        case _ =>
-      }
+      // As Spark's writer, which Delta's is, stores it (INT96 timestamps have no filter).
+      BloomWriteOptions.checkType(name, dataType, SparkCompat.parquetOutputTimestampType(spark))
       FilterColumn(path, perColumn(OptionRegistry.ColumnFpp, name).getOrElse(fpp), perColumn(OptionRegistry.ColumnNdv, name))
     }
     val blockSize = (current ++ setNow).get(ParquetBlockSize).orElse(Option(SparkCompat.newHadoopConf(spark).get(ParquetBlockSize)))

@@ -65,6 +65,15 @@ object BloomWriteOptions {
             (if (at.isEmpty) " (partition columns are not stored in the files)" else ""))
         case Unresolved.Ambiguous(_, matches) => fail(s"option '$Columns': '$name' is ambiguous: ${matches.mkString(", ")}")
       }, identity)
+    checkType(name, leaf, timestampType)
+    path
+  }
+
+  /**
+   * Fails unless Spark writes a column `name` of type `leaf` as a Parquet type with a bloom filter hash;
+   * `timestampType` is `spark.sql.parquet.outputTimestampType` (INT96 has none).
+   */
+  def checkType(name: String, leaf: DataType, timestampType: String): Unit = {
     val desc = s"option '$Columns': column '$name' has type ${leaf.simpleString}"
     leaf match {
       case ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType | DateType |
@@ -80,6 +89,5 @@ object BloomWriteOptions {
       case _ => fail(s"$desc, which is not supported; supported: byte, short, int, long, float, double, decimal, " +
           "string, binary, date, timestamp (not INT96), timestamp_ntz, and those inside structs")
     }
-    path
   }
 }
