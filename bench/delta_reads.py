@@ -17,6 +17,11 @@ every file's min/max spans the whole range: Delta's statistics skipping prunes n
 (``slow://``: N ms per open and per positioned read, as an object store costs a request), the
 way tasks and planning pay requests on a store; the table is written locally first.
 
+``--block-mb M`` writes row groups of M MiB (several per file: row groups pruned while planning are
+never read by the tasks of the files kept). Each way reads the table through a view ``t`` over
+``spark.read.format("delta")``; a third way, ``bloomparquet_all``, reads it with
+``bloom.sparkPushdown=all`` (Spark's pushdown with every filter it would push, as Delta alone has).
+
 Queries: point miss, point hit, IN 1,000 present keys, a key-set join (10 keys in a small table),
 a full scan (an aggregate over every row) and a range predicate nothing can prune with a filter.
 Reported: wall time, the ratio, tasks, files Delta kept and bloomparquet pruned, and the bound a
@@ -49,11 +54,14 @@ def key(i: int) -> int:
     return i * SCATTER % MODULUS * 2
 
 
-def write(spark: Any, out: Path, rows: int, files: int) -> None:
+def write(spark: Any, out: Path, rows: int, files: int, block_mb: float | None) -> None:
     if (out / "_delta_log").is_dir():
         return
     ndv = str(rows // files + 1)
-    settings = {
+    # With row groups smaller than a file, a filter per row group (sized for the file's keys, as users
+    # set parquet-java's NDV per table, not per row group).
+    block = {"parquet.block.size": str(int(block_mb * 2**20))} if block_mb else {}
+    settings = block | {
         "parquet.bloom.filter.enabled#k": "true",
         "parquet.bloom.filter.expected.ndv#k": ndv,
         "parquet.bloom.filter.enabled#email": "true",
@@ -90,6 +98,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     ap.add_argument("--latency-ms", type=int, default=0, help="read through slow:// at this latency per request")
+    ap.add_argument("--block-mb", type=float, help="row groups of this many MiB (parquet.block.size): several per file")
     args = ap.parse_args()
 
     import pyspark
@@ -116,9 +125,9 @@ def main() -> int:
             }
         )
     spark = bp.session(master="local[2]", **conf)
-    out = args.out / f"delta-{args.rows}x{args.files}"
+    out = args.out / (f"delta-{args.rows}x{args.files}" + (f"-rg{args.block_mb:g}mb" if args.block_mb else ""))
     started = time.perf_counter()
-    write(spark, out, args.rows, args.files)
+    write(spark, out, args.rows, args.files, args.block_mb)
     print(f"table: {out} ({time.perf_counter() - started:.1f} s to make)", flush=True)
 
     table = str(out)
@@ -128,28 +137,38 @@ def main() -> int:
     spark.createDataFrame([(key(i * 997),) for i in range(10)], "k BIGINT").createOrReplaceTempView("few_keys")
     present = key(12345)
     hits = ", ".join(str(key(i * 9973)) for i in range(1000))
+    # `t` is the table read as each way reads it (a view over spark.read.format("delta") with its options).
     queries: dict[str, tuple[str, int]] = {
         # Odd: never written, and inside every file's min/max (statistics keep every file).
-        "point miss": (f"SELECT * FROM delta.`{table}` WHERE k = {present + 1}", 1),
-        "point hit": (f"SELECT * FROM delta.`{table}` WHERE k = {present}", 1),
-        "email hit": (f"SELECT * FROM delta.`{table}` WHERE email = 'user-777@mail.example'", 1),
-        "IN 1,000 present": (f"SELECT count(*) FROM delta.`{table}` WHERE k IN ({hits})", 1000),
-        "key-set join": (f"SELECT t.* FROM delta.`{table}` t JOIN few_keys f ON t.k = f.k", 10),
-        "full scan": (f"SELECT count(*), sum(v), max(email) FROM delta.`{table}`", 0),
-        "range (no filter use)": (f"SELECT count(*) FROM delta.`{table}` WHERE v BETWEEN 10 AND 12", 0),
+        "point miss": (f"SELECT * FROM t WHERE k = {present + 1}", 1),
+        "point hit": (f"SELECT * FROM t WHERE k = {present}", 1),
+        "email hit": ("SELECT * FROM t WHERE email = 'user-777@mail.example'", 1),
+        "IN 1,000 present": (f"SELECT count(*) FROM t WHERE k IN ({hits})", 1000),
+        "key-set join": ("SELECT t.* FROM t JOIN few_keys f ON t.k = f.k", 10),
+        "full scan": ("SELECT count(*), sum(v), max(email) FROM t", 0),
+        "range (no filter use)": ("SELECT count(*) FROM t WHERE v BETWEEN 10 AND 12", 0),
     }
-    ways = {
-        "delta": {"spark.bloomparquet.delta.enabled": "false"},
-        "bloomparquet": {"spark.bloomparquet.delta.enabled": "true"},
+    # Per way: session confs, and the read's options.
+    ways: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+        "delta": ({"spark.bloomparquet.delta.enabled": "false"}, {}),
+        "bloomparquet": ({"spark.bloomparquet.delta.enabled": "true"}, {}),
+        # Spark's pushdown with every filter, page skipping by column index too (bloom.sparkPushdown=all).
+        "bloomparquet_all": ({"spark.bloomparquet.delta.enabled": "true"}, {"bloom.sparkPushdown": "all"}),
     }
+
+    def use(way: str) -> None:
+        confs, options = ways[way]
+        for k, v in confs.items():
+            spark.conf.set(k, v)
+        spark.read.format("delta").options(**options).load(table).createOrReplaceTempView("t")
+
     results = []
     for name, (sql, probes) in queries.items():
         row: dict[str, Any] = {"query": name, "probed": probes}
         answers = {}
 
         def run(way: str, sql: str = sql) -> None:
-            for k, v in ways[way].items():
-                spark.conf.set(k, v)
+            use(way)
             spark.sql(sql).collect()
 
         for way in ways:  # warm: the JIT, Delta's snapshot, the footer cache (bloomparquet)
@@ -160,8 +179,7 @@ def main() -> int:
                 best[way] = min(best[way], seconds(lambda way=way: run(way)))
         for way in ways:
             row[f"{way}_s"] = best[way]
-            for k, v in ways[way].items():
-                spark.conf.set(k, v)
+            use(way)
             df = spark.sql(sql)
             answers[way] = sorted(map(tuple, df.collect()), key=repr)
             m = bp.scan_metrics(df)
@@ -169,15 +187,21 @@ def main() -> int:
             if way == "bloomparquet":
                 row["files_delta_kept"] = m.get("bloomFilesTotal", m.get("numFiles", 0))
                 row["files_pruned"] = m.get("bloomFilesPruned", 0)
+                row["row_groups"] = m.get("bloomRowGroupsTotal", 0)
+                row["row_groups_pruned"] = m.get("bloomRowGroupsPrunedByBloom", 0) + m.get(
+                    "bloomRowGroupsPrunedByStats", 0
+                )
                 row["unprobed_row_groups"] = m.get("bloomRowGroupsUnprobed", 0)
                 row["pruning_ms"] = m.get("bloomPruningTimeMs", 0)
-        row["same_rows"] = answers["delta"] == answers["bloomparquet"]
+        row["same_rows"] = answers["delta"] == answers["bloomparquet"] == answers["bloomparquet_all"]
         row["ratio"] = row["bloomparquet_s"] / row["delta_s"]
+        row["ratio_all"] = row["bloomparquet_all_s"] / row["delta_s"]
         row["survival_bound"] = 1 - (1 - FPP) ** probes if probes else None
         results.append(row)
         print(json.dumps(row), flush=True)
 
     suffix = f"-{args.latency_ms}ms" if args.latency_ms else ""
+    ways.pop("bloomparquet_all")  # the plot compares the defaults
     with open(out / f"results{suffix}.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["reader", "query", "best_s"])
@@ -185,15 +209,16 @@ def main() -> int:
             for way in ways:
                 w.writerow([way, r["query"], f"{r[f'{way}_s']:.4f}"])
     print(
-        "\n| query | Delta s | bloomparquet s | ratio | tasks (Delta / ours) | files pruned / kept by Delta | "
-        "survival bound 1-(1-p)^n | same rows |"
+        "\n| query | Delta s | bloomparquet s | ratio | sparkPushdown=all: ratio | tasks (Delta / ours) | "
+        "files pruned / kept by Delta | row groups pruned / in files kept by Delta | survival bound 1-(1-p)^n | same rows |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         bound = "-" if r["survival_bound"] is None else f"{r['survival_bound']:.3f}"
         print(
             f"| {r['query']} | {r['delta_s']:.3f} | {r['bloomparquet_s']:.3f} | {r['ratio']:.2f}x | "
-            f"{r['delta_tasks']} / {r['bloomparquet_tasks']} | {r['files_pruned']} / {r['files_delta_kept']} | "
+            f"{r['ratio_all']:.2f}x | {r['delta_tasks']} / {r['bloomparquet_tasks']} | "
+            f"{r['files_pruned']} / {r['files_delta_kept']} | {r['row_groups_pruned']} / {r['row_groups']} | "
             f"{bound} | {r['same_rows']} |"
         )
     spark.stop()

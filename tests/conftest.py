@@ -22,6 +22,10 @@ settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "defaul
 collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
 # The Delta Lake tests too (a session with Delta's package and extension): BLOOMPARQUET_DELTA=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_DELTA") else ["delta"]
+# Delta Lake over Spark Connect: both.
+collect_ignore += (
+    [] if os.environ.get("BLOOMPARQUET_DELTA") and os.environ.get("BLOOMPARQUET_CONNECT") else ["delta_connect"]
+)
 
 
 # BLOOMPARQUET_MASTER=local-cluster[2,1,1024] runs a suite with executors in JVMs of their own (bin/test runs

@@ -177,7 +177,8 @@ def retrofit(
         replace the old ones in one commit through Delta's transaction API, a ``dataChange=false``
         rewrite as OPTIMIZE makes (statistics, deletion vectors, partition values kept). A
         concurrent commit that removed or rewrote one of the files fails it with Delta's conflict
-        error, and nothing is committed. Classic sessions with Delta Lake loaded only.
+        error, and nothing is committed. Needs Delta Lake loaded in the session (on Spark Connect,
+        in the server's).
 
     Returns
     -------
@@ -189,8 +190,7 @@ def retrofit(
     Raises
     ------
     ValueError
-        No column, an ``fpp`` outside (0, 1), ``conf`` or ``format="delta"`` over Spark Connect, or
-        another ``format``.
+        No column, an ``fpp`` outside (0, 1), ``conf`` over Spark Connect, or another ``format``.
 
     Examples
     --------
@@ -202,9 +202,7 @@ def retrofit(
     if format not in ("parquet", "delta"):
         raise ValueError(f"retrofit: format = {format!r}: expected 'parquet' or 'delta'")
     if is_connect(spark):
-        if format == "delta":
-            raise ValueError("retrofit: format='delta' needs a classic session (py4j); it has no SQL form yet")
-        return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf)
+        return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf, format)
     jvm = _session.jvm(spark)
     job = jvm.io.bloomparquet.delta.DeltaRetrofit if format == "delta" else jvm.io.bloomparquet.retrofit.RetrofitJob
     jcols = jvm.java.util.ArrayList()
@@ -218,7 +216,13 @@ def retrofit(
 
 
 def _retrofit_sql(
-    spark: SparkSession, path: str, columns: list[str], fpp: float, overwrite: bool, conf: Mapping[str, str] | None
+    spark: SparkSession,
+    path: str,
+    columns: list[str],
+    fpp: float,
+    overwrite: bool,
+    conf: Mapping[str, str] | None,
+    format: str,
 ) -> list[dict[str, Any]]:
     """Retrofit through the ``bloomparquet_retrofit`` SQL function: a Spark Connect session has no py4j."""
     if conf:
@@ -226,12 +230,22 @@ def _retrofit_sql(
             "retrofit: conf (per-job Hadoop settings) is not available over Spark Connect; set them on the "
             "Connect server (spark.hadoop.*) instead"
         )
-    query = "SELECT * FROM bloomparquet_retrofit(:path, :columns, :fpp, :overwrite)"
-    args = {"path": path, "columns": ",".join(columns), "fpp": fpp, "overwrite": overwrite}
+    # Literals, not parameter markers: Spark 4.2's analyzer leaves markers in a table function's
+    # arguments unbound (UNBOUND_SQL_PARAMETER).
+    query = (
+        f"SELECT * FROM bloomparquet_retrofit({_sql_string(path)}, {_sql_string(','.join(columns))}, "
+        f"CAST({float(fpp)!r} AS DOUBLE), {str(bool(overwrite)).lower()}, {_sql_string(format)})"
+    )
     try:
-        rows = spark.sql(query, args=args).collect()
+        rows = spark.sql(query).collect()
     except Exception as e:  # the server's AnalysisException, as pyspark raises it
         if "bloomparquet_retrofit" in str(e) and "UNRESOLVABLE_TABLE_VALUED_FUNCTION" in str(e):
             raise sql_function_missing(e, "bloomparquet_retrofit") from e
         raise
-    return [r.asDict() for r in rows]
+    # As the classic route gives them: a Delta table's unchanged files have no target.
+    return [{k: v for k, v in r.asDict().items() if not (k == "target" and v is None)} for r in rows]
+
+
+def _sql_string(value: str) -> str:
+    """``value`` as a Spark SQL string literal (backslashes and quotes escaped, as Spark's parser reads them)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

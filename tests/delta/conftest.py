@@ -53,6 +53,17 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         # bloomparquet.session appends its own extension to this list: first or last as asked.
         "spark.sql.extensions": f"{EXTENSION},{DELTA_EXTENSION}" if ours_first else DELTA_EXTENSION,
     }
-    session = bp.session(master="local[2]", **conf)
+    # BLOOMPARQUET_MASTER=local-cluster[2,1,1024]: executors in JVMs of their own (our row-group
+    # selections serialized with the job).
+    master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
+    if master.startswith("local-cluster"):
+        conf["spark.executor.memory"] = "1g"
+        # Delta's UDFs fail to deserialize on executors that got Delta through spark.jars.packages alone
+        # (delta-io/delta#1419): its jars, as Spark's package resolution stores them, on their class path too.
+        group, artifact, version = package.split(":")
+        jars = Path.home() / (".ivy2.5.2" if int(pyspark.__version__.split(".")[0]) >= 4 else ".ivy2") / "jars"
+        storage = f"{group}_delta-storage-{version}.jar"
+        conf["spark.executor.extraClassPath"] = f"{jars / f'{group}_{artifact}-{version}.jar'}:{jars / storage}"
+    session = bp.session(master=master, **conf)
     yield session
     session.stop()

@@ -1,7 +1,7 @@
 package io.bloomparquet
 
-import io.bloomparquet.delta.{DeltaReads, DeltaTableFilters}
-import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
+import io.bloomparquet.delta.{DeltaReads, DeltaRetrofit, DeltaTableFilters}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeptRowGroupScans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -21,12 +21,13 @@ import org.apache.spark.sql.SparkSessionExtensions
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
-    SqlFunctions.all.foreach(extensions.injectTableFunction)
+    SqlFunctions.all(Seq(DeltaRetrofit)).foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     extensions.injectOptimizerRule(V2ScanRoute(_))
     extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
     // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.
     extensions.injectPreCBORule(DeltaReads.rule(_))
+    extensions.injectColumnar(_ => KeptRowGroupScans)
     extensions.injectPreCBORule(KeptV1Parquet(_))
     extensions.injectPreCBORule(UnprunableOnV1(_))
     extensions.injectPreCBORule(KeySetPruning(_))

@@ -3,6 +3,9 @@ package io.bloomparquet.compat
 import org.apache.spark.sql.Dataset
 import org.apache.spark.sql.execution.FileSourceScanExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.execution.SparkPlan
+import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 
 /** The file scans of a query that ran: their metrics and the input partitions (tasks) they planned. */
@@ -20,4 +23,15 @@ object ExecutedScans {
     case s: FileSourceScanExec =>
       ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))
   }
+
+  /**
+   * `plan` with the format of each V1 file scan replaced where `replace` gives one, given the scan's
+   * file index, its format, and whether that format lets Spark split a file of the scan.
+   */
+  def replacingFileFormats(plan: SparkPlan)(replace: (FileIndex, FileFormat, Path => Boolean) => Option[FileFormat]): SparkPlan =
+    plan.transformUp { case scan: FileSourceScanExec =>
+      val r = scan.relation
+      replace(r.location, r.fileFormat, path => r.fileFormat.isSplitable(r.sparkSession, r.options, path))
+        .fold(scan: SparkPlan)(format => scan.copy(relation = r.copy(fileFormat = format)(r.sparkSession)))
+    }
 }

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
-import io.bloomparquet.retrofit.{RetrofitJob, RetrofitResult}
+import io.bloomparquet.retrofit.{RetrofitJob, RetrofitResult, TableRetrofit}
 import org.apache.spark.sql.SparkSession
 
 /** A Delta retrofit whose new files are written and checked, not yet committed. */
@@ -41,8 +41,13 @@ trait DeltaRetrofitter {
  * committed through Delta's own transaction as a `dataChange=false` rewrite: statistics, deletion
  * vectors, partition values and tags carried over, no log entry written by hand.
  */
-object DeltaRetrofit {
+object DeltaRetrofit extends TableRetrofit {
   val Impl = "io.bloomparquet.delta.impl.DeltaTableRetrofit"
+
+  override val format: String = "delta"
+
+  override def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double,
+      overwrite: Boolean): (Long, Seq[RetrofitResult]) = run(spark, path, columns, fpp, overwrite, Map.empty[String, String])
 
   def prepare(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       conf: Map[String, String]): PendingRetrofit = {
@@ -56,7 +61,7 @@ object DeltaRetrofit {
 
   /** Prepares and commits; (the version committed, the results). */
   def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
-      conf: Map[String, String] = Map.empty): (Long, Seq[RetrofitResult]) = {
+      conf: Map[String, String]): (Long, Seq[RetrofitResult]) = {
     val pending = prepare(spark, path, columns, fpp, overwrite, conf)
     (pending.commit(), pending.results)
   }

@@ -93,7 +93,8 @@ object OptionRegistry {
   val DeltaEnabled: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.delta.enabled", Bool, Some(false), Seq(Sql),
     "Delta Lake reads (format delta, delta.`path` SQL, Delta catalog tables, time travel) skip, before any task " +
       "starts, the files Delta's partition and statistics skipping kept whose bloom filters rule out every row " +
-      "group; refused on a Spark minor Delta Lake has no release for")
+      "group, and their tasks read only the row groups the filters kept; refused on a Spark minor Delta Lake has " +
+      "no release for")
 
   val KeySetMaxBytes: OptionSpec[Long] = OptionSpec("spark.bloomparquet.keySet.maxBytes", IntRange(0, Long.MaxValue),
     Some(10L << 20), Seq(Sql),

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, DataType, NumericType, StringTyp
 /** The constant arguments of a table function call, read by position with errors naming the function. */
 final case class FunctionArgs(function: String, args: Seq[Expression]) {
 
-  private def fail(message: String): Nothing = throw new IllegalArgumentException(s"bloomparquet: $function: $message")
+  def fail(message: String): Nothing = throw new IllegalArgumentException(s"bloomparquet: $function: $message")
 
   private def value(i: Int, name: String, accepts: DataType => Boolean, what: String): Option[Any] =
     args.lift(i).map { e =>
@@ -31,6 +31,8 @@ final case class FunctionArgs(function: String, args: Seq[Expression]) {
     val v = value(i, name, _ => true, "a constant").getOrElse(fail(s"argument $name is missing"))
     (args(i).dataType, v)
   }
+
+  def size: Int = args.size
 
   /** Fails when more than `n` arguments were given. */
   def noMore(n: Int): Unit = if (args.size > n) fail(s"takes at most $n arguments, got ${args.size}")

@@ -3,19 +3,26 @@ package io.bloomparquet.sql
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.compat.SparkCompat.TableFunction
 import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.retrofit.TableRetrofit
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
-/** The table functions [[io.bloomparquet.BloomParquetExtensions]] registers. */
+/**
+ * The table functions [[io.bloomparquet.BloomParquetExtensions]] registers; `bloomparquet_retrofit`
+ * also retrofits the table formats in `tables` (Delta Lake's, which this package may not import).
+ */
 object SqlFunctions {
 
-  val all: Seq[TableFunction] = Seq(
+  def all(tables: Seq[TableRetrofit]): Seq[TableFunction] = Seq(
     SparkCompat.tableFunction("bloomparquet_retrofit",
-      "_FUNC_(path, columns[, fpp[, overwrite]]) - adds bloom filters on `columns` (comma-separated) to the " +
-        "Parquet files under `path`, one Spark task per file; a row per file: " + RetrofitRelation.schema.simpleString,
-      args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args))),
+      "_FUNC_(path, columns[, fpp[, overwrite[, format]]]) - adds bloom filters on `columns` (comma-separated) to " +
+        "the Parquet files under `path`, one Spark task per file; a row per file: " +
+        RetrofitRelation.schema.simpleString + s". format: parquet (the default: each file replaced in place) or " +
+        s"${tables.map(_.format).mkString(", ")} (the table at `path`: new files, committed at once; rows add " +
+        "the new file and the version committed)",
+      args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args), tables)),
     SparkCompat.tableFunction("bloomparquet_filters",
       "_FUNC_(path) - a row per column chunk with a bloom filter in the Parquet files at `path` (file, " +
         "directory or glob), with the NDV and false-positive rate its bits imply: " + FiltersTable.schema.simpleString,

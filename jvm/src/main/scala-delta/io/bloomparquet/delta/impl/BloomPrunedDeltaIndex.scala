@@ -3,6 +3,7 @@ package io.bloomparquet.delta.impl
 import java.util.Objects
 
 import io.bloomparquet.pruning.BloomPredicate
+import io.bloomparquet.spark.KeptRowGroups
 import io.bloomparquet.spark.metrics.{PrunedFileIndex, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -16,9 +17,12 @@ import org.apache.spark.sql.delta.files.TahoeBatchFileIndex
  * as the index Delta itself reads fixed file lists through (its DML commands do): deletion
  * vectors, column mapping, partition values and row tracking are applied by Delta's reader as
  * for any of its scans. EXPLAIN names it in the scan's `Location`; `scan_metrics` finds its counts.
+ * Files some of whose row groups were pruned carry those row groups (`keptRowGroups`), which the
+ * physical plan's scan reads alone (`sql.KeptRowGroupScans`).
  */
 final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log: DeltaLog, path: Path,
-    snapshot: Snapshot, val predicate: BloomPredicate, val pruningCounts: PruningCounts)
+    snapshot: Snapshot, val predicate: BloomPredicate, val pruningCounts: PruningCounts,
+    val keptRowGroups: Map[String, KeptRowGroups], val gapBytes: Long)
     extends TahoeBatchFileIndex(spark, "read", files, log, path, snapshot) with PrunedFileIndex {
 
   // Delta's list filter builds a DataFrame of the files; with no partition filter (or `true` alone, as
@@ -38,5 +42,5 @@ final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log:
 
   override def toString: String =
     s"BloomPrunedDeltaIndex($path, version ${snapshot.version}, ${addFiles.size} of ${pruningCounts.filesTotal} " +
-      s"files, bloom: $predicate)"
+      s"files (row groups cut in ${keptRowGroups.size}), bloom: $predicate)"
 }

@@ -9,7 +9,7 @@ import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1Fi
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.FileKey
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RowGroupVerdict}
-import io.bloomparquet.spark.{InTaskParquet, PruningSite, SessionReadConfs, SplitPruning}
+import io.bloomparquet.spark.{InTaskParquet, KeptRowGroups, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
 import io.bloomparquet.sql.KeySetSize
 import org.apache.spark.sql.SparkSession
@@ -31,8 +31,9 @@ import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileInde
  * A pre-CBO rule. Delta's `PrepareDeltaScan` (also pre-CBO) must have run: if the session lists
  * Delta's extension after ours, this runs it first (Delta's own run then finds nothing left to
  * prepare). Change data feed, streaming and DML scans read other Delta indexes and are left alone.
- * Files, not row groups: Delta's V1 scan splits files itself, and its reader needs every row
- * group's position for deletion vectors.
+ * Row groups too: the physical plan's scan of a file some of whose row groups were pruned reads
+ * only the others (`sql.KeptRowGroupScans`), where Delta lets Spark split its files (its reader
+ * then takes row indexes for deletion vectors from the footer, as for any split).
  */
 final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
 
@@ -152,19 +153,22 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     val started = System.nanoTime()
     val files = index.preparedScan.files.distinct
     val keyed = files.map(f => f -> FileKey(index.absolutePath(f.path).toString, f.size, f.modificationTime))
-    val (kept, counts) = if (predicate == BloomPredicate.NoMatch) (Seq.empty,
-      PruningCounts(filesTotal = files.size,
-        filesPruned = files.size))
+    val (kept, counts, rowGroups) = if (predicate == BloomPredicate.NoMatch) (Seq.empty,
+      PruningCounts(filesTotal = files.size, filesPruned = files.size), Map.empty[String, KeptRowGroups])
     else {
       // Delta's files are matched by physical name, never by field id (see PhysicalColumns).
       val outcomes = SplitPruning.outcomesAt(PruningSite.Planning(spark), keyed.map(_._2), predicate,
         SparkCompat.newHadoopConf(spark, options), settings.copy(fieldIdRead = false))
-      val kept = keyed.collect {
-        case (file, key) if outcomes(key).failure.isDefined || outcomes(key).verdicts.contains(RowGroupVerdict.Keep) => file
+      val kept = keyed.filter { case (_, key) =>
+        outcomes(key).failure.isDefined || outcomes(key).verdicts.contains(RowGroupVerdict.Keep)
       }
-      (kept, SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started))
+      val rowGroups = kept.flatMap { case (_, key) =>
+        KeptRowGroups.of(outcomes(key), key.length, key.modificationTime).map(key.path -> _)
+      }.toMap
+      (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started), rowGroups)
     }
-    new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate, counts)
+    new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate, counts,
+      rowGroups, settings.gapBytes)
   }
 
   /**

@@ -1,0 +1,29 @@
+package io.bloomparquet.spark
+
+import io.bloomparquet.planning.{FileOutcome, FileVersion}
+import io.bloomparquet.pruning.SplitPlanner
+import io.bloomparquet.pruning.SplitPlanner.Span
+
+/**
+ * A file planning kept with some of its row groups pruned, as a V1 scan's tasks need it to read
+ * only the others: where its row groups lie, which are kept, and the version planning judged
+ * (length and modification time as listed, and what [[FileVersion]] offers). A task finding the
+ * file is another version by then reads its split as Spark planned it.
+ */
+final case class KeptRowGroups(spans: IndexedSeq[Span], keep: IndexedSeq[Boolean], version: FileVersion.Lookup,
+    length: Long, modificationTime: Long) {
+
+  /** The ranges of the split `[start, start + length)` to read: [[SplitPlanner]]'s, bridging gaps of `gapBytes`. */
+  def ranges(start: Long, length: Long, gapBytes: Long): Seq[(Long, Long)] =
+    SplitPlanner.plan(spans, keep, start, length, gapBytes).ranges
+}
+
+object KeptRowGroups {
+
+  /** The file's kept row groups, when planning read it and pruned some but not all of them. */
+  def of(outcome: FileOutcome, length: Long, modificationTime: Long): Option[KeptRowGroups] = {
+    val keep = outcome.verdicts.indices.map(outcome.keep)
+    if (outcome.failure.isDefined || keep.forall(identity) || !keep.contains(true)) None
+    else Some(KeptRowGroups(outcome.spans, keep, outcome.version, length, modificationTime))
+  }
+}

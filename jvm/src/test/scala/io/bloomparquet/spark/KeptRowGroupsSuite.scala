@@ -1,0 +1,61 @@
+package io.bloomparquet.spark
+
+import java.nio.file.{Files, StandardOpenOption}
+
+import io.bloomparquet.planning.FileVersion
+import io.bloomparquet.pruning.SplitPlanner.Span
+import org.apache.hadoop.conf.Configuration
+
+/**
+ * What a task of a V1 scan reads of a file planning cut ([[KeptRowGroupsFormat]]): the runs of
+ * kept row groups its split owns, and only while the file is the version planning judged.
+ */
+class KeptRowGroupsSuite extends munit.FunSuite {
+  private val conf = new Configuration()
+  // Four row groups of 100 bytes from offset 4: midpoints 54, 154, 254, 354.
+  private val spans = (0 until 4).map(i => Span(4 + 100L * i, 100))
+
+  private def kept(keep: Boolean*): KeptRowGroups = KeptRowGroups(spans, keep.toIndexedSeq, FileVersion.NotOffered, 500, 0)
+
+  test("a split is read as the runs of kept row groups it owns, and not at all when it owns none") {
+    val k = kept(false, true, false, true)
+    assertEquals(k.ranges(0, 500, gapBytes = 0), Seq((55L, 199L), (255L, 245L)))
+    assertEquals(k.ranges(0, 150, gapBytes = 0), Nil) // owns row group 0 alone
+    assertEquals(k.ranges(150, 350, gapBytes = 0), Seq((150L, 104L), (255L, 245L)))
+    // A gap of at most gapBytes is read rather than opened around.
+    assertEquals(k.ranges(0, 500, gapBytes = 100), Seq((55L, 445L)))
+  }
+
+  test("only files planning cut, read whole or not at all, carry no row groups") {
+    val file = io.bloomparquet.planning.FileOutcome(spans, IndexedSeq.fill(4)(io.bloomparquet.pruning.RowGroupVerdict.Keep),
+      0, 1, 0, None)
+    assertEquals(KeptRowGroups.of(file, 500, 0), None)
+    val pruned = file.copy(verdicts = IndexedSeq.fill(4)(io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter))
+    assertEquals(KeptRowGroups.of(pruned, 500, 0), None)
+    assertEquals(KeptRowGroups.of(file.copy(failure = Some("unreadable")), 500, 0), None)
+    val cut = file.copy(verdicts = file.verdicts.updated(2, io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter))
+    assertEquals(KeptRowGroups.of(cut, 500, 0).map(_.keep), Some(IndexedSeq(true, true, false, true)))
+  }
+
+  test("a task reads the file's row groups only while it is the version planning judged") {
+    val file = Files.createTempFile("bp-kept", ".parquet")
+    Files.write(file, Array.fill[Byte](500)(1))
+    val path = file.toUri.toString
+    def judgedNow = KeptRowGroups(spans, IndexedSeq(true, false, false, true), FileVersion.of(path, conf), Files.size(file),
+      Files.getLastModifiedTime(file).toMillis)
+    val planned = judgedNow
+    assert(KeptRowGroupsFormat.unchanged(path, planned, conf))
+    val mtime = Files.getLastModifiedTime(file)
+    Thread.sleep(20) // ctime has the kernel's clock granularity
+    Files.write(file, Array.fill[Byte](500)(2), StandardOpenOption.TRUNCATE_EXISTING)
+    Files.setLastModifiedTime(file, mtime)
+    // Same length and modification time: another version all the same.
+    assert(!KeptRowGroupsFormat.unchanged(path, planned, conf))
+    val judged = judgedNow
+    assert(KeptRowGroupsFormat.unchanged(path, judged, conf))
+    assert(!KeptRowGroupsFormat.unchanged(path, judged.copy(length = 499), conf))
+    assert(!KeptRowGroupsFormat.unchanged(path, judged.copy(modificationTime = 1), conf))
+    Files.delete(file)
+    assert(!KeptRowGroupsFormat.unchanged(path, judged, conf))
+  }
+}
