@@ -1,7 +1,7 @@
 package io.bloomparquet
 
 import io.bloomparquet.delta.{DeltaReads, DeltaRetrofit, DeltaTableFilters}
-import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, KeptRowGroupScans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, PrunedV1Scans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -27,7 +27,7 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
     // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.
     extensions.injectPreCBORule(DeltaReads.rule(_))
-    extensions.injectColumnar(_ => KeptRowGroupScans)
+    extensions.injectColumnar(_ => PrunedV1Scans)
     extensions.injectPreCBORule(KeptV1Parquet(_))
     extensions.injectPreCBORule(UnprunableOnV1(_))
     extensions.injectPreCBORule(KeySetPruning(_))

@@ -13,7 +13,8 @@ import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 /**
  * A Parquet format that is `delegate` (Delta Lake's, say) in everything Spark asks of a format,
- * except that its tasks read each split through `reading`, given the delegate's reader. A Parquet
+ * except which filters its reader gets (`pushed`) and that its tasks read each split through
+ * `reading`, given the delegate's reader. A Parquet
  * format itself, so Spark's scan treats it as the delegate (row conversion, vectorized batches).
  */
 abstract class DelegatingParquetFormat(val delegate: ParquetFileFormat) extends ParquetFileFormat {
@@ -22,12 +23,15 @@ abstract class DelegatingParquetFormat(val delegate: ParquetFileFormat) extends 
   protected def reading(spark: SparkSession, hadoopConf: Configuration,
       read: PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow]
 
+  /** The data filters the delegate's reader gets (parquet-java's row-group filters inside tasks) of those Spark gives. */
+  protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter]
+
   override def buildReaderWithPartitionValues(spark: SparkSession, dataSchema: StructType, partitionSchema: StructType,
       requiredSchema: StructType, filters: Seq[Filter], options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] =
     reading(spark, hadoopConf,
       delegate.buildReaderWithPartitionValues(spark, dataSchema, partitionSchema,
-        requiredSchema, filters, options, hadoopConf))
+        requiredSchema, pushed(spark, filters, dataSchema), options, hadoopConf))
 
   override def isSplitable(spark: SparkSession, options: Map[String, String], path: Path): Boolean =
     delegate.isSplitable(spark, options, path)

@@ -27,12 +27,12 @@ object InTaskParquet {
     ParquetInputFormat.COLUMN_INDEX_FILTERING_ENABLED -> (pushdown == SparkPushdown.All).toString)
 
   /**
-   * For scans whose pushed filters we can't choose (Delta Lake's format, read through relation
-   * options that become its Hadoop configuration): `safe` as above (it can't withhold by type
-   * there: the user guide says so); `none` also switches statistics and dictionaries off, so
-   * parquet-java drops no row group; `all` leaves the reader as it was.
+   * For scans of another format (Delta Lake's, read through relation options that become its
+   * Hadoop configuration; the filters it pushes are judged by `PrunedScanFormat`): `safe` as
+   * above; `none` also switches statistics and dictionaries off, so parquet-java drops no row
+   * group; `all` leaves the reader as it was.
    */
-  def settingsWithoutFilterChoice(pushdown: SparkPushdown): Map[String, String] = pushdown match {
+  def settingsOfOtherFormats(pushdown: SparkPushdown): Map[String, String] = pushdown match {
     case SparkPushdown.All => Map.empty
     case SparkPushdown.Off => settings(pushdown) ++ Map(
         ParquetInputFormat.STATS_FILTERING_ENABLED -> "false",

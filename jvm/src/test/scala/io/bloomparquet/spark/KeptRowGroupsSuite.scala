@@ -7,7 +7,7 @@ import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 
 /**
- * What a task of a V1 scan reads of a file planning cut ([[KeptRowGroupsFormat]]): the runs of
+ * What a task of a V1 scan reads of a file planning cut ([[PrunedScanFormat]]): the runs of
  * kept row groups its split owns, and only while the file is the version planning judged.
  */
 class KeptRowGroupsSuite extends munit.FunSuite {
@@ -44,18 +44,18 @@ class KeptRowGroupsSuite extends munit.FunSuite {
     def judgedNow = KeptRowGroups(spans, IndexedSeq(true, false, false, true), FileVersion.of(path, conf), Files.size(file),
       Files.getLastModifiedTime(file).toMillis)
     val planned = judgedNow
-    assert(KeptRowGroupsFormat.unchanged(path, planned, conf))
+    assert(PrunedScanFormat.unchanged(path, planned, conf))
     val mtime = Files.getLastModifiedTime(file)
     Thread.sleep(20) // ctime has the kernel's clock granularity
     Files.write(file, Array.fill[Byte](500)(2), StandardOpenOption.TRUNCATE_EXISTING)
     Files.setLastModifiedTime(file, mtime)
     // Same length and modification time: another version all the same.
-    assert(!KeptRowGroupsFormat.unchanged(path, planned, conf))
+    assert(!PrunedScanFormat.unchanged(path, planned, conf))
     val judged = judgedNow
-    assert(KeptRowGroupsFormat.unchanged(path, judged, conf))
-    assert(!KeptRowGroupsFormat.unchanged(path, judged.copy(length = 499), conf))
-    assert(!KeptRowGroupsFormat.unchanged(path, judged.copy(modificationTime = 1), conf))
+    assert(PrunedScanFormat.unchanged(path, judged, conf))
+    assert(!PrunedScanFormat.unchanged(path, judged.copy(length = 499), conf))
+    assert(!PrunedScanFormat.unchanged(path, judged.copy(modificationTime = 1), conf))
     Files.delete(file)
-    assert(!KeptRowGroupsFormat.unchanged(path, judged, conf))
+    assert(!PrunedScanFormat.unchanged(path, judged, conf))
   }
 }

@@ -2,6 +2,7 @@ package io.bloomparquet.delta.impl
 
 import java.util.Objects
 
+import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.spark.KeptRowGroups
 import io.bloomparquet.spark.metrics.{PrunedFileIndex, PruningCounts}
@@ -18,11 +19,11 @@ import org.apache.spark.sql.delta.files.TahoeBatchFileIndex
  * vectors, column mapping, partition values and row tracking are applied by Delta's reader as
  * for any of its scans. EXPLAIN names it in the scan's `Location`; `scan_metrics` finds its counts.
  * Files some of whose row groups were pruned carry those row groups (`keptRowGroups`), which the
- * physical plan's scan reads alone (`sql.KeptRowGroupScans`).
+ * physical plan's scan reads alone (`sql.PrunedV1Scans`).
  */
 final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log: DeltaLog, path: Path,
     snapshot: Snapshot, val predicate: BloomPredicate, val pruningCounts: PruningCounts,
-    val keptRowGroups: Map[String, KeptRowGroups], val gapBytes: Long)
+    val keptRowGroups: Map[String, KeptRowGroups], val gapBytes: Long, val sparkPushdown: SparkPushdown)
     extends TahoeBatchFileIndex(spark, "read", files, log, path, snapshot) with PrunedFileIndex {
 
   // Delta's list filter builds a DataFrame of the files; with no partition filter (or `true` alone, as

@@ -32,7 +32,7 @@ import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileInde
  * Delta's extension after ours, this runs it first (Delta's own run then finds nothing left to
  * prepare). Change data feed, streaming and DML scans read other Delta indexes and are left alone.
  * Row groups too: the physical plan's scan of a file some of whose row groups were pruned reads
- * only the others (`sql.KeptRowGroupScans`), where Delta lets Spark split its files (its reader
+ * only the others (`sql.PrunedV1Scans`), where Delta lets Spark split its files (its reader
  * then takes row indexes for deletion vectors from the footer, as for any split).
  */
 final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
@@ -78,7 +78,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     if settings.bloom.enabled
   } yield {
     val cut = pruned.getOrElseUpdate((index, predicate, rel.options), prune(index, predicate, settings, rel.options))
-    val pushdown = InTaskParquet.settingsWithoutFilterChoice(settings.bloom.sparkPushdown)
+    val pushdown = InTaskParquet.settingsOfOtherFormats(settings.bloom.sparkPushdown)
     CatalystPlans.withLocation(relation, cut, pushdown).get
   }
 
@@ -168,7 +168,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started), rowGroups)
     }
     new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate, counts,
-      rowGroups, settings.gapBytes)
+      rowGroups, settings.gapBytes, settings.bloom.sparkPushdown)
   }
 
   /**

@@ -1,0 +1,83 @@
+package io.bloomparquet.spark
+
+import scala.util.control.NonFatal
+
+import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
+import io.bloomparquet.options.SparkPushdown
+import io.bloomparquet.planning.FileVersion
+import io.bloomparquet.pruning.PushdownSafety
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.util.SerializableConfiguration
+
+/**
+ * The format of a V1 Parquet scan bloomparquet pruned while planning (a Delta Lake read), made of
+ * the scan's own (`delegate`, Delta's):
+ *
+ *  - its tasks read only the row groups planning kept: each split of a file in `files` is read as
+ *    the runs of kept row groups it owns ([[KeptRowGroups.ranges]], parquet-java's midpoint rule),
+ *    each through the delegate's own reader, so everything it does per file (deletion vectors,
+ *    column mapping, row indexes from the footer) happens as for any split of the file. Given only
+ *    for formats whose files Spark may split anyhow: a reader that counts row indexes itself is
+ *    never handed a range. A file that is another version than planning judged is read as Spark
+ *    split it.
+ *  - its reader gets the filters `pushdown` lets through (`bloom.sparkPushdown`, each judged by
+ *    `pruning.PushdownSafety`, as in every scan we prune): Delta's format would push every filter
+ *    Spark's does, of risky types too.
+ */
+final class PrunedScanFormat(delegate: ParquetFileFormat, val files: Map[String, KeptRowGroups], val gapBytes: Long,
+    val pushdown: SparkPushdown) extends DelegatingParquetFormat(delegate) {
+
+  override protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter] = {
+    val caseSensitive = SparkCompat.caseSensitive(spark)
+    filters.filterNot(f => pushdown.withholds(PushdownSafety.safe(f, dataSchema, caseSensitive)))
+  }
+
+  override protected def reading(spark: SparkSession, hadoopConf: Configuration,
+      read: PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow] =
+    if (files.isEmpty) read
+    else {
+      val conf = spark.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+      val kept = files
+      val gap = gapBytes
+      (split: PartitionedFile) => {
+        val path = SparkCompat.filePath(split)
+        kept.get(path).filter(k => PrunedScanFormat.unchanged(path, k, conf.value.value)) match {
+          case None => read(split)
+          case Some(k) => k.ranges(split.start, split.length, gap) match {
+              case Seq((start, length)) if start == split.start && length == split.length => read(split)
+              case ranges => ranges.iterator.flatMap { case (start, length) => read(SparkCompat.withRange(split, start, length)) }
+            }
+        }
+      }
+    }
+
+  // EXPLAIN's `Format`.
+  override def toString: String =
+    s"$delegate, bloom: row groups cut in ${files.size} files, sparkPushdown ${pushdown.name}"
+
+  override def equals(other: Any): Boolean = other match {
+    case o: PrunedScanFormat =>
+      o.delegate == delegate && o.files == files && o.gapBytes == gapBytes && o.pushdown == pushdown
+    case _ => false
+  }
+  override def hashCode(): Int = delegate.hashCode() * 31 + files.size
+}
+
+object PrunedScanFormat {
+
+  /** Whether the file at `path` is still the version planning judged (one status call); a file gone is Spark's reader's to meet. */
+  private[spark] def unchanged(path: String, kept: KeptRowGroups, conf: Configuration): Boolean =
+    try {
+      val p = new Path(path)
+      val status = p.getFileSystem(conf).getFileStatus(p)
+      status.getLen == kept.length && status.getModificationTime == kept.modificationTime &&
+      FileVersion.of(path, conf) == kept.version
+    } catch { case NonFatal(_) => false }
+}

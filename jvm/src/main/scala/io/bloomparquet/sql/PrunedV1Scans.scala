@@ -1,0 +1,36 @@
+package io.bloomparquet.sql
+
+import io.bloomparquet.compat.ExecutedScans
+import io.bloomparquet.options.SparkPushdown
+import io.bloomparquet.spark.{KeptRowGroups, PrunedScanFormat}
+import io.bloomparquet.spark.metrics.PrunedFileIndex
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{ColumnarRule, SparkPlan}
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+
+/**
+ * V1 Parquet scans over a file index bloomparquet pruned while planning (a Delta Lake read: Delta
+ * plans its own scan, and its deletion vectors are planned for its own format, so the format is
+ * swapped only here, in the physical plan) read through [[PrunedScanFormat]]: only the row groups
+ * planning kept (where the format lets Spark split its files), and only the filters
+ * `bloom.sparkPushdown` lets Spark's reader have. A physical rule: Spark's columnar rules run on
+ * every physical plan, adaptive or not, before its transitions are placed.
+ */
+object PrunedV1Scans extends ColumnarRule {
+
+  override def preColumnarTransitions: Rule[SparkPlan] = Swap
+
+  private object Swap extends Rule[SparkPlan] {
+    override def apply(plan: SparkPlan): SparkPlan = ExecutedScans.replacingFileFormats(plan) {
+      case (index: PrunedFileIndex, format: ParquetFileFormat, splitable) if !format.isInstanceOf[PrunedScanFormat] =>
+        val rowGroups = index.keptRowGroups.headOption match {
+          case Some((path, _)) if splitable(new Path(path)) => index.keptRowGroups
+          case _ => Map.empty[String, KeptRowGroups]
+        }
+        if (rowGroups.isEmpty && index.sparkPushdown == SparkPushdown.All) None
+        else Some(new PrunedScanFormat(format, rowGroups, index.gapBytes, index.sparkPushdown))
+      case _ => None
+    }
+  }
+}
