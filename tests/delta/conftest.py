@@ -10,6 +10,7 @@ release for: a process holds one SparkContext, and the default Spark (4.3) has n
 from __future__ import annotations
 
 import os
+import pwd
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,7 +62,9 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         # Delta's UDFs fail to deserialize on executors that got Delta through spark.jars.packages alone
         # (delta-io/delta#1419): its jars, as Spark's package resolution stores them, on their class path too.
         group, artifact, version = package.split(":")
-        jars = Path.home() / (".ivy2.5.2" if int(pyspark.__version__.split(".")[0]) >= 4 else ".ivy2") / "jars"
+        # Spark resolves packages under the JVM's user.home: the password database's home, not $HOME.
+        home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+        jars = home / (".ivy2.5.2" if int(pyspark.__version__.split(".")[0]) >= 4 else ".ivy2") / "jars"
         storage = f"{group}_delta-storage-{version}.jar"
         conf["spark.executor.extraClassPath"] = f"{jars / f'{group}_{artifact}-{version}.jar'}:{jars / storage}"
     session = bp.session(master=master, **conf)
