@@ -17,7 +17,9 @@ every file's min/max spans the whole range: Delta's statistics skipping prunes n
 (``slow://``: N ms per open and per positioned read, as an object store costs a request), the
 way tasks and planning pay requests on a store; the table is written locally first.
 
-``--block-mb M`` writes row groups of M MiB (several per file: row groups pruned while planning are
+``--ours`` writes the filters through the table's ``bloom.*`` properties (our sizing: adaptive
+filters, the smallest of parquet-java's candidates that holds each row group) instead of
+parquet-java's NDV settings. ``--block-mb M`` writes row groups of M MiB (several per file: row groups pruned while planning are
 never read by the tasks of the files kept). Each way reads the table through a view ``t`` over
 ``spark.read.format("delta")``; a third way, ``bloomparquet_all``, reads it with
 ``bloom.sparkPushdown=all`` (Spark's pushdown with every filter it would push, as Delta alone has).
@@ -54,14 +56,14 @@ def key(i: int) -> int:
     return i * SCATTER % MODULUS * 2
 
 
-def write(spark: Any, out: Path, rows: int, files: int, block_mb: float | None) -> None:
+def write(spark: Any, out: Path, rows: int, files: int, block_mb: float | None, ours: bool) -> None:
     if (out / "_delta_log").is_dir():
         return
     ndv = str(rows // files + 1)
     # With row groups smaller than a file, a filter per row group (sized for the file's keys, as users
     # set parquet-java's NDV per table, not per row group).
     block = {"parquet.block.size": str(int(block_mb * 2**20))} if block_mb else {}
-    settings = block | {
+    filters = {
         "parquet.bloom.filter.enabled#k": "true",
         "parquet.bloom.filter.expected.ndv#k": ndv,
         "parquet.bloom.filter.enabled#email": "true",
@@ -69,8 +71,15 @@ def write(spark: Any, out: Path, rows: int, files: int, block_mb: float | None) 
         "parquet.bloom.filter.fpp#k": str(FPP),
         "parquet.bloom.filter.fpp#email": str(FPP),
     }
+    settings = block | ({} if ours else filters)
     for k, v in settings.items():
         spark.conf.set(k, v)
+    if ours:
+        # Our sizing: the table's bloom.* properties, which every writer of the table honours.
+        spark.sql(
+            f"CREATE TABLE delta.`{out}` (k BIGINT, email STRING, v INT) USING delta "
+            f"TBLPROPERTIES ('bloom.columns' = 'k, email', 'bloom.fpp' = '{FPP}')"
+        )
     (
         spark.range(rows, numPartitions=files)
         .selectExpr(
@@ -79,6 +88,7 @@ def write(spark: Any, out: Path, rows: int, files: int, block_mb: float | None) 
             "cast(id % 1000 AS int) AS v",
         )
         .write.format("delta")
+        .mode("append")
         .save(str(out))
     )
     for k in settings:
@@ -99,6 +109,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     ap.add_argument("--latency-ms", type=int, default=0, help="read through slow:// at this latency per request")
     ap.add_argument("--block-mb", type=float, help="row groups of this many MiB (parquet.block.size): several per file")
+    ap.add_argument(
+        "--ours", action="store_true", help="filters written by the table's bloom.* properties, not parquet-java's NDV"
+    )
     args = ap.parse_args()
 
     import pyspark
@@ -125,9 +138,13 @@ def main() -> int:
             }
         )
     spark = bp.session(master="local[2]", **conf)
-    out = args.out / (f"delta-{args.rows}x{args.files}" + (f"-rg{args.block_mb:g}mb" if args.block_mb else ""))
+    out = args.out / (
+        f"delta-{args.rows}x{args.files}"
+        + (f"-rg{args.block_mb:g}mb" if args.block_mb else "")
+        + ("-ours" if args.ours else "")
+    )
     started = time.perf_counter()
-    write(spark, out, args.rows, args.files, args.block_mb)
+    write(spark, out, args.rows, args.files, args.block_mb, args.ours)
     print(f"table: {out} ({time.perf_counter() - started:.1f} s to make)", flush=True)
 
     table = str(out)
