@@ -24,8 +24,9 @@ never read by the tasks of the files kept). Each way reads the table through a v
 ``spark.read.format("delta")``; a third way, ``bloomparquet_all``, reads it with
 ``bloom.sparkPushdown=all`` (Spark's pushdown with every filter it would push, as Delta alone has).
 
-Queries: point miss, point hit, IN 1,000 present keys, a key-set join (10 keys in a small table),
-a full scan (an aggregate over every row) and a range predicate nothing can prune with a filter.
+Queries: point miss, point hit, IN 1,000 present keys, a key-set join (10 keys held in the driver:
+pruned while planning), the same join and ``k IN (SELECT ...)`` with the 10 keys in a Parquet table
+(Spark computes them while the query runs: pruned when the scan lists its files), a full scan (an aggregate over every row) and a range predicate nothing can prune with a filter.
 Reported: wall time, the ratio, tasks, files Delta kept and bloomparquet pruned, and the bound a
 file without any of the n probed values survives filters of false-positive rate p with:
 1 - (1 - p)^n. Results go to bench-out/delta-*/results.csv (for bench/plot_e2e.py) and stdout.
@@ -112,6 +113,7 @@ def main() -> int:
     ap.add_argument(
         "--ours", action="store_true", help="filters written by the table's bloom.* properties, not parquet-java's NDV"
     )
+    ap.add_argument("--only", help="run only the queries whose names hold one of these comma-separated texts")
     args = ap.parse_args()
 
     import pyspark
@@ -152,6 +154,11 @@ def main() -> int:
         spark._jvm.io.bloomparquet.testing.SlowFileSystem.setLatencyMs(args.latency_ms, args.latency_ms)
         table = f"slow://{out}"
     spark.createDataFrame([(key(i * 997),) for i in range(10)], "k BIGINT").createOrReplaceTempView("few_keys")
+    keys_table = out.parent / f"{out.name}-keys"
+    spark.createDataFrame([(key(i * 997),) for i in range(10)], "k BIGINT").coalesce(1).write.mode("overwrite").parquet(
+        str(keys_table)
+    )
+    spark.read.parquet(str(keys_table)).createOrReplaceTempView("table_keys")
     present = key(12345)
     hits = ", ".join(str(key(i * 9973)) for i in range(1000))
     # `t` is the table read as each way reads it (a view over spark.read.format("delta") with its options).
@@ -162,6 +169,8 @@ def main() -> int:
         "email hit": ("SELECT * FROM t WHERE email = 'user-777@mail.example'", 1),
         "IN 1,000 present": (f"SELECT count(*) FROM t WHERE k IN ({hits})", 1000),
         "key-set join": ("SELECT t.* FROM t JOIN few_keys f ON t.k = f.k", 10),
+        "join, keys in a table": ("SELECT t.* FROM t JOIN table_keys f ON t.k = f.k", 10),
+        "IN (subquery)": ("SELECT * FROM t WHERE k IN (SELECT k FROM table_keys)", 10),
         "full scan": ("SELECT count(*), sum(v), max(email) FROM t", 0),
         "range (no filter use)": ("SELECT count(*) FROM t WHERE v BETWEEN 10 AND 12", 0),
     }
@@ -181,6 +190,8 @@ def main() -> int:
 
     results = []
     for name, (sql, probes) in queries.items():
+        if args.only and not any(text in name for text in args.only.split(",")):
+            continue
         row: dict[str, Any] = {"query": name, "probed": probes}
         answers = {}
 

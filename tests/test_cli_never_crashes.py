@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +24,7 @@ import pytest
 from bloomparquet import cli
 from bloomparquet.reference import _rawfooter as rawfooter
 
+from . import _python_m
 from .cli_corpus import VARIANTS, CorpusFile, local_corpus, spark_corpus
 
 # The commands that read Parquet files: every one is run over the corpus.
@@ -116,21 +119,52 @@ def _report_problems(variant: str, report: dict) -> list[str]:
     return []
 
 
+# Each run forks from a server that imported the tools and pyarrow once (a fresh interpreter per run
+# spent most of its second importing them); test_python_m_is_what_the_server_runs checks it is the same.
+_SERVER = multiprocessing.get_context("forkserver")
+_SERVER.set_forkserver_preload(["tests._python_m", "bloomparquet.cli", "pyarrow.parquet"])
+
+
+def _run(argv: tuple[str, ...]) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        for name in (out, err):
+            open(name, "w").close()
+        child = _SERVER.Process(target=_python_m.run, args=(argv[3:], out, err))
+        child.start()
+        child.join(300)
+        if child.is_alive():
+            child.kill()
+            child.join()
+        return subprocess.CompletedProcess(argv, child.exitcode, Path(out).read_text(), Path(err).read_text())
+
+
 def _check(files: Sequence[CorpusFile]) -> None:
     jobs = [(f, v) for f in files for v in VARIANTS]
     argvs = list(dict.fromkeys(tuple(_argv(*job)) for job in jobs))  # a file probed twice is inspected once
-
-    def run(argv: tuple[str, ...]) -> subprocess.CompletedProcess:
-        return subprocess.run(argv, capture_output=True, text=True, env=ENV, timeout=300)
-
     with ThreadPoolExecutor(_WORKERS) as pool:
-        runs = dict(zip(argvs, pool.map(run, argvs)))
+        runs = dict(zip(argvs, pool.map(_run, argvs)))
     problems = [p for job in jobs for p in _problems(*job, runs[tuple(_argv(*job))])]
     assert not problems, f"{len(problems)} of {len(jobs)} runs:\n" + "\n".join(problems)
 
 
 def test_local_corpus(local_files: list[CorpusFile]) -> None:
     _check(local_files)
+
+
+def test_python_m_is_what_the_server_runs(local_files: list[CorpusFile]) -> None:
+    """A real ``python -m bloomparquet`` prints and exits as a run forked from the server: for a
+    run of each exit status the corpus calls for (a report, a finding, one line refusing bad
+    input), as text and as JSON."""
+    firsts: dict[tuple[int, bool], tuple[str, ...]] = {}
+    for f in local_files:
+        for variant in VARIANTS:
+            firsts.setdefault((f.exit_for(variant), "--json" in variant), tuple(_argv(f, variant)))
+    assert {code for code, _ in firsts} >= {0, 1, 2}, firsts
+    for argv in firsts.values():
+        real = subprocess.run(argv, capture_output=True, text=True, env=ENV, timeout=300)
+        forked = _run(argv)
+        assert (forked.returncode, forked.stdout, forked.stderr) == (real.returncode, real.stdout, real.stderr), argv
 
 
 @pytest.mark.spark

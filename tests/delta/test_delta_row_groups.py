@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
 from ..spark_conf import rows, spark_conf
@@ -116,6 +117,37 @@ def test_a_pruned_row_group_is_never_read(spark, tmp_path: Path) -> None:
         pytest.raises(Exception, match=r"(?i)FAILED_READ_FILE|error while reading file|PageHeader"),
     ):
         rows(load(spark, path, f"k = {key}"))
+
+
+def test_row_groups_cut_by_keys_computed_at_runtime_are_never_read(spark, tmp_path: Path) -> None:
+    """A join with a table of keys (Spark computes them while the query runs) cuts row groups too:
+    the task reads only the row groups the keys' filters kept, as set when the scan listed its files."""
+    path = tmp_path / "runtime"
+    write_row_groups(spark, path)
+    key = spark.read.format("delta").load(str(path)).where("g = 6").limit(1).collect()[0].k
+    f, holding = row_group_of(path, key)
+    others = [rg for rg in range(pq.ParquetFile(f).num_row_groups) if rg != holding and rejects(f, rg, key)]
+    keys = tmp_path / "keys"
+    spark.createDataFrame([(key,)], "k BIGINT").write.parquet(str(keys))
+
+    def query() -> Any:
+        return spark.read.format("delta").load(str(path)).join(spark.read.parquet(str(keys)), "k")
+
+    with spark_conf(spark, ORACLE):
+        expected = rows(query())
+    for rg in others:
+        destroy_row_group(f, rg)
+    with spark_conf(spark, {**ON, "spark.sql.adaptive.enabled": "false"}):
+        df = query()
+        assert rows(df) == expected == [(key, expected[0][1], 6)]
+        m = bp.scan_metrics(df)
+        assert m["bloomRowGroupsPrunedByBloom"] >= m["bloomRowGroupsTotal"] - 3, m
+        assert "bloom keys of k" in executed(df)
+    with (
+        spark_conf(spark, ORACLE),
+        pytest.raises(Exception, match=r"(?i)FAILED_READ_FILE|error while reading file|PageHeader"),
+    ):
+        rows(query())
 
 
 def test_deletion_vectors_with_row_groups_cut(spark, tmp_path: Path) -> None:

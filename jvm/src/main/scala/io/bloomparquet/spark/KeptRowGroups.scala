@@ -27,3 +27,15 @@ object KeptRowGroups {
     else Some(KeptRowGroups(outcome.spans, keep, outcome.version, length, modificationTime))
   }
 }
+
+/**
+ * The files of one scan kept with some row groups pruned, by path, as its tasks get them. Set
+ * while planning, or when the scan lists its files where key sets computed at run time prune
+ * them (a join's other side): listing comes before any of the scan's tasks is serialized, and a
+ * task reads what was set by then.
+ */
+final class KeptRowGroupsByPath(initial: Map[String, KeptRowGroups]) extends Serializable {
+  @volatile private var current = initial
+  def files: Map[String, KeptRowGroups] = current
+  def set(files: Map[String, KeptRowGroups]): Unit = current = files
+}

@@ -31,7 +31,7 @@ import org.apache.spark.util.SerializableConfiguration
  *    `pruning.PushdownSafety`, as in every scan we prune): Delta's format would push every filter
  *    Spark's does, of risky types too.
  */
-final class PrunedScanFormat(delegate: ParquetFileFormat, val files: Map[String, KeptRowGroups], val gapBytes: Long,
+final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGroupsByPath, val gapBytes: Long,
     val pushdown: SparkPushdown) extends DelegatingParquetFormat(delegate) {
 
   override protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter] = {
@@ -41,14 +41,14 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: Map[String,
 
   override protected def reading(spark: SparkSession, hadoopConf: Configuration,
       read: PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow] =
-    if (files.isEmpty) read
+    if (files eq PrunedScanFormat.NoRowGroups) read
     else {
       val conf = spark.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
       val kept = files
       val gap = gapBytes
       (split: PartitionedFile) => {
         val path = SparkCompat.filePath(split)
-        kept.get(path).filter(k => PrunedScanFormat.unchanged(path, k, conf.value.value)) match {
+        kept.files.get(path).filter(k => PrunedScanFormat.unchanged(path, k, conf.value.value)) match {
           case None => read(split)
           case Some(k) => k.ranges(split.start, split.length, gap) match {
               case Seq((start, length)) if start == split.start && length == split.length => read(split)
@@ -60,17 +60,20 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: Map[String,
 
   // EXPLAIN's `Format`.
   override def toString: String =
-    s"$delegate, bloom: row groups cut in ${files.size} files, sparkPushdown ${pushdown.name}"
+    s"$delegate, bloom: row groups cut in ${files.files.size} files, sparkPushdown ${pushdown.name}"
 
   override def equals(other: Any): Boolean = other match {
     case o: PrunedScanFormat =>
-      o.delegate == delegate && o.files == files && o.gapBytes == gapBytes && o.pushdown == pushdown
+      o.delegate == delegate && (o.files eq files) && o.gapBytes == gapBytes && o.pushdown == pushdown
     case _ => false
   }
-  override def hashCode(): Int = delegate.hashCode() * 31 + files.size
+  override def hashCode(): Int = delegate.hashCode() * 31 + System.identityHashCode(files)
 }
 
 object PrunedScanFormat {
+
+  /** For a scan whose files are read as Spark split them (only its filters judged). */
+  val NoRowGroups = new KeptRowGroupsByPath(Map.empty)
 
   /** Whether the file at `path` is still the version planning judged (one status call); a file gone is Spark's reader's to meet. */
   private[spark] def unchanged(path: String, kept: KeptRowGroups, conf: Configuration): Boolean =

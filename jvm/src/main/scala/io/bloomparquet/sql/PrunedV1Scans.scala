@@ -1,8 +1,8 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.ExecutedScans
+import io.bloomparquet.compat.{DynamicKeySets, ExecutedScans}
 import io.bloomparquet.options.SparkPushdown
-import io.bloomparquet.spark.{KeptRowGroups, PrunedScanFormat}
+import io.bloomparquet.spark.PrunedScanFormat
 import io.bloomparquet.spark.metrics.PrunedFileIndex
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -15,22 +15,28 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
  * swapped only here, in the physical plan) read through [[PrunedScanFormat]]: only the row groups
  * planning kept (where the format lets Spark split its files), and only the filters
  * `bloom.sparkPushdown` lets Spark's reader have. A physical rule: Spark's columnar rules run on
- * every physical plan, adaptive or not, before its transitions are placed.
+ * every physical plan, adaptive or not, before its transitions are placed. A scan over an index
+ * that prunes at runtime reads through a copy of it that finds the keys of the dynamic pruning
+ * filters above the scan, computed before the scan lists its files.
  */
 object PrunedV1Scans extends ColumnarRule {
 
   override def preColumnarTransitions: Rule[SparkPlan] = Swap
 
   private object Swap extends Rule[SparkPlan] {
-    override def apply(plan: SparkPlan): SparkPlan = ExecutedScans.replacingFileFormats(plan) {
-      case (index: PrunedFileIndex, format: ParquetFileFormat, splitable) if !format.isInstanceOf[PrunedScanFormat] =>
-        val rowGroups = index.keptRowGroups.headOption match {
-          case Some((path, _)) if splitable(new Path(path)) => index.keptRowGroups
-          case _ => Map.empty[String, KeptRowGroups]
-        }
-        if (rowGroups.isEmpty && index.sparkPushdown == SparkPushdown.All) None
-        else Some(new PrunedScanFormat(format, rowGroups, index.gapBytes, index.sparkPushdown))
-      case _ => None
+    override def apply(plan: SparkPlan): SparkPlan = {
+      val keyed = DynamicKeySets.intoScans(plan) {
+        case (index: PrunedFileIndex, keySets) if index.prunesAtRuntime => Some(index.withKeySets(keySets))
+        case _ => None
+      }
+      ExecutedScans.replacingFileFormats(keyed) {
+        case (index: PrunedFileIndex, format: ParquetFileFormat, splitable) if !format.isInstanceOf[PrunedScanFormat] =>
+          val cut = (index.prunesAtRuntime || index.keptRowGroups.files.nonEmpty) && index.anyFile.exists(p => splitable(new Path(p)))
+          if (!cut && index.sparkPushdown == SparkPushdown.All) None
+          else Some(new PrunedScanFormat(format, if (cut) index.keptRowGroups else PrunedScanFormat.NoRowGroups,
+              index.gapBytes, index.sparkPushdown))
+        case _ => None
+      }
     }
   }
 }

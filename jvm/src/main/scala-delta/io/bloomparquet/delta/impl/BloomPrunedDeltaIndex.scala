@@ -2,9 +2,10 @@ package io.bloomparquet.delta.impl
 
 import java.util.Objects
 
+import io.bloomparquet.compat.ComputedKeySets
 import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.spark.KeptRowGroups
+import io.bloomparquet.spark.{KeptRowGroups, KeptRowGroupsByPath}
 import io.bloomparquet.spark.metrics.{PrunedFileIndex, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -20,18 +21,52 @@ import org.apache.spark.sql.delta.files.TahoeBatchFileIndex
  * for any of its scans. EXPLAIN names it in the scan's `Location`; `scan_metrics` finds its counts.
  * Files some of whose row groups were pruned carry those row groups (`keptRowGroups`), which the
  * physical plan's scan reads alone (`sql.PrunedV1Scans`).
+ *
+ * An index that `prunesAtRuntime` prunes again when its scan lists its files, with the key sets
+ * Spark computed by then (a join's other side, an `IN (subquery)`): `narrowing` gives the index
+ * of the files that planning's conditions and those key sets keep, of which only files this one
+ * holds are read (never more than planning kept).
  */
 final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log: DeltaLog, path: Path,
-    snapshot: Snapshot, val predicate: BloomPredicate, val pruningCounts: PruningCounts,
-    val keptRowGroups: Map[String, KeptRowGroups], val gapBytes: Long, val sparkPushdown: SparkPushdown)
+    snapshot: Snapshot, val predicate: BloomPredicate, plannedCounts: PruningCounts,
+    plannedRowGroups: Map[String, KeptRowGroups], val gapBytes: Long, val sparkPushdown: SparkPushdown,
+    narrowing: Seq[Expression] => Option[BloomPrunedDeltaIndex], val prunesAtRuntime: Boolean = false,
+    computed: Option[ComputedKeySets] = None)
     extends TahoeBatchFileIndex(spark, "read", files, log, path, snapshot) with PrunedFileIndex {
+
+  override val keptRowGroups: KeptRowGroupsByPath = new KeptRowGroupsByPath(plannedRowGroups)
+  @volatile private var narrowed: Option[BloomPrunedDeltaIndex] = None
+
+  override def pruningCounts: PruningCounts = narrowed.fold(plannedCounts)(_.pruningCounts)
+  override def anyFile: Option[String] = addFiles.headOption.map(f => absolutePath(f.path).toString)
+
+  /** This index, pruning again at listing with the key sets its scan's data filters carry. */
+  def atRuntime: BloomPrunedDeltaIndex =
+    new BloomPrunedDeltaIndex(spark, addFiles, log, path, snapshot, predicate, plannedCounts, plannedRowGroups, gapBytes,
+      sparkPushdown, narrowing, prunesAtRuntime = true)
+
+  override def withKeySets(keySets: ComputedKeySets): BloomPrunedDeltaIndex =
+    new BloomPrunedDeltaIndex(spark, addFiles, log, path, snapshot, predicate, plannedCounts, plannedRowGroups, gapBytes,
+      sparkPushdown, narrowing, prunesAtRuntime, Some(keySets))
 
   // Delta's list filter builds a DataFrame of the files; with no partition filter (or `true` alone, as
   // Delta's deletion-vector planning asks) there is nothing to drop.
-  override def matchingFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[AddFile] =
-    if (partitionFilters.forall(_ == Literal.TrueLiteral)) addFiles else super.matchingFiles(partitionFilters, dataFilters)
+  override def matchingFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[AddFile] = {
+    val keySets = computed.fold(Seq.empty[Expression])(_.keySets)
+    val listed = (if (keySets.isEmpty) None else narrowing(keySets)).fold(this) { n =>
+      narrowed = Some(n)
+      keptRowGroups.set(n.keptRowGroups.files)
+      n
+    }
+    val planned = addFiles.map(_.path).toSet
+    listed.filesMatching(partitionFilters).filter(f => planned(f.path))
+  }
 
-  private def identity: (Path, Long, Seq[String], BloomPredicate) = (path, snapshot.version, addFiles.map(_.path), predicate)
+  private def filesMatching(partitionFilters: Seq[Expression]): Seq[AddFile] =
+    if (partitionFilters.forall(_ == Literal.TrueLiteral)) addFiles else super.matchingFiles(partitionFilters, Nil)
+
+  private def identity: (Path, Long, Seq[String], BloomPredicate, Boolean, Option[ComputedKeySets]) =
+    (path, snapshot.version, addFiles.map(_.path), predicate, prunesAtRuntime, computed)
 
   // Equal scans of one table stay equal (exchange reuse, the same scan twice in a plan).
   override def equals(other: Any): Boolean = other match {
@@ -41,7 +76,9 @@ final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log:
 
   override def hashCode(): Int = Objects.hash(path, Long.box(snapshot.version), predicate)
 
-  override def toString: String =
-    s"BloomPrunedDeltaIndex($path, version ${snapshot.version}, ${addFiles.size} of ${pruningCounts.filesTotal} " +
-      s"files (row groups cut in ${keptRowGroups.size}), bloom: $predicate)"
+  override def toString: String = {
+    val atRuntime = if (prunesAtRuntime) ", and key sets at runtime" else ""
+    s"BloomPrunedDeltaIndex($path, version ${snapshot.version}, ${addFiles.size} of ${plannedCounts.filesTotal} " +
+      s"files (row groups cut in ${plannedRowGroups.size}), bloom: $predicate$atRuntime)"
+  }
 }

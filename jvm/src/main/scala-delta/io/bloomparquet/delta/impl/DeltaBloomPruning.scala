@@ -7,7 +7,7 @@ import io.bloomparquet.delta.{DeltaReads, PhysicalColumns}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1FileRelation}
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.FileKey
+import io.bloomparquet.planning.{BloomColumns, FileKey}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RowGroupVerdict}
 import io.bloomparquet.spark.{InTaskParquet, KeptRowGroups, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
@@ -18,7 +18,7 @@ import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOut
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.delta.{IdMapping, NoMapping}
-import org.apache.spark.sql.delta.files.TahoeLogFileIndex
+import org.apache.spark.sql.delta.files.{TahoeFileIndex, TahoeLogFileIndex}
 import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileIndex}
 
 /**
@@ -45,7 +45,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     else {
       val pruned: Memo = mutable.Map.empty
       // Down from the root: a join sees its sides' filters before the filters are pruned on their own.
-      prepared(plan).transformDownWithSubqueries {
+      val planned = prepared(plan).transformDownWithSubqueries {
         case j @ ConditionedJoin(left, right, joinType, condition, _, _) =>
           // The side a join keeps only matched rows of: inner, semi, and the inner side of an outer join.
           def onLeft = if (joinType == Inner || joinType == LeftSemi || joinType == RightOuter)
@@ -61,6 +61,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
             case _ => f
           }
       }
+      new DeltaKeySetFilters(spark, this)(planned)
     }
 
   private def replace(plan: LogicalPlan, relation: LogicalPlan, by: LogicalPlan): LogicalPlan =
@@ -77,9 +78,37 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     settings = ReadSettings.resolve(rel.options, SessionReadConfs.of(spark))
     if settings.bloom.enabled
   } yield {
-    val cut = pruned.getOrElseUpdate((index, predicate, rel.options), prune(index, predicate, settings, rel.options))
-    val pushdown = InTaskParquet.settingsOfOtherFormats(settings.bloom.sparkPushdown)
-    CatalystPlans.withLocation(relation, cut, pushdown).get
+    val cut = pruned.getOrElseUpdate((index, predicate, rel.options), prune(index, conditions, rel, predicate, settings))
+    withIndex(relation, cut, settings)
+  }
+
+  private def withIndex(relation: LogicalPlan, index: BloomPrunedDeltaIndex, settings: ReadSettings): LogicalPlan =
+    CatalystPlans.withLocation(relation, index, InTaskParquet.settingsOfOtherFormats(settings.bloom.sparkPushdown)).get
+
+  /**
+   * The scan of `relation` (a prepared Delta relation, pruned while planning or not), pruning again
+   * when it lists its files with the key sets Spark computed by then; None when bloom pruning is off.
+   */
+  private[impl] def prunedAtRuntime(relation: LogicalPlan, rel: FileRelation): Option[LogicalPlan] = {
+    val settings = ReadSettings.resolve(rel.options, SessionReadConfs.of(spark))
+    if (!settings.bloom.enabled) None
+    else rel.location match {
+      case index: PreparedDeltaFileIndex =>
+        val files = index.preparedScan.files.distinct
+        val all = new BloomPrunedDeltaIndex(spark, files, index.deltaLog, index.path, index.preparedScan.scannedSnapshot,
+          BloomPredicate.AllOf(Nil), PruningCounts(filesTotal = files.size), Map.empty, settings.gapBytes,
+          settings.bloom.sparkPushdown, narrowing(index, Nil, rel, settings))
+        Some(withIndex(relation, all.atRuntime, settings))
+      case index: BloomPrunedDeltaIndex if !index.prunesAtRuntime => Some(withIndex(relation, index.atRuntime, settings))
+      case _ => None
+    }
+  }
+
+  /** The index of `index`'s files that `conditions` and the key sets given later keep. */
+  private def narrowing(index: PreparedDeltaFileIndex, conditions: Seq[Expression], rel: FileRelation,
+      settings: ReadSettings): Seq[Expression] => Option[BloomPrunedDeltaIndex] = keySets => {
+    val all = conditions ++ keySets
+    predicateOf(all, rel, index).map(prune(index, all, rel, _, settings))
   }
 
   /** `side` pruned by the first of `condition`'s equalities between a column of it and `other`'s keys that can. */
@@ -139,17 +168,37 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
    * The bloom predicate of the conjuncts over the table's data columns (deterministic, no
    * subquery), in the files' physical column names.
    */
-  private def predicateOf(conditions: Seq[Expression], rel: FileRelation, index: PreparedDeltaFileIndex): Option[BloomPredicate] = {
+  private def predicateOf(conditions: Seq[Expression], rel: FileRelation, index: TahoeFileIndex): Option[BloomPredicate] = {
     val dataColumns = rel.schema.fieldNames.toSet -- rel.partitionSchema.fieldNames
     val data = AttributeSet(rel.output.filter(a => dataColumns.contains(a.name)))
     val usable = conditions.filter(c => c.deterministic && !SubqueryExpression.hasSubquery(c) && c.references.subsetOf(data))
-    val mode = index.metadata.columnMappingMode
-    val columns = new PhysicalColumns(index.metadata.schema, mode != NoMapping, mode == IdMapping, SparkCompat.caseSensitive(spark))
-    CatalystPredicates.fromFilters(usable).flatMap(columns(_))
+    CatalystPredicates.fromFilters(usable).flatMap(physicalColumns(index)(_))
   }
 
-  private def prune(index: PreparedDeltaFileIndex, predicate: BloomPredicate, settings: ReadSettings,
-      options: Map[String, String]): BloomPrunedDeltaIndex = {
+  private def physicalColumns(index: TahoeFileIndex): PhysicalColumns = {
+    val mode = index.metadata.columnMappingMode
+    new PhysicalColumns(index.metadata.schema, mode != NoMapping, mode == IdMapping, SparkCompat.caseSensitive(spark))
+  }
+
+  /** Do the chunks of data column `column` carry bloom filters in the first and last of the relation's files? */
+  private[impl] def hasFilters(rel: FileRelation, column: String): Boolean = {
+    val (index, files) = rel.location match {
+      case i: PreparedDeltaFileIndex => (i, i.preparedScan.files)
+      case i: BloomPrunedDeltaIndex => (i, i.addFiles)
+      case _ => return false
+    }
+    val settings = ReadSettings.resolve(rel.options, SessionReadConfs.of(spark))
+    val conf = SparkCompat.newHadoopConf(spark, rel.options)
+    physicalColumns(index).leaf(Seq(column)).exists { case (physical, _) =>
+      (files.take(1) ++ files.takeRight(1)).exists { f =>
+        BloomColumns.of(FileKey(index.absolutePath(f.path).toString, f.size, f.modificationTime), conf, settings.bloom.useCache)
+          .contains(physical.head)
+      }
+    }
+  }
+
+  private def prune(index: PreparedDeltaFileIndex, conditions: Seq[Expression], rel: FileRelation, predicate: BloomPredicate,
+      settings: ReadSettings): BloomPrunedDeltaIndex = {
     val started = System.nanoTime()
     val files = index.preparedScan.files.distinct
     val keyed = files.map(f => f -> FileKey(index.absolutePath(f.path).toString, f.size, f.modificationTime))
@@ -158,7 +207,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     else {
       // Delta's files are matched by physical name, never by field id (see PhysicalColumns).
       val outcomes = SplitPruning.outcomesAt(PruningSite.Planning(spark), keyed.map(_._2), predicate,
-        SparkCompat.newHadoopConf(spark, options), settings.copy(fieldIdRead = false))
+        SparkCompat.newHadoopConf(spark, rel.options), settings.copy(fieldIdRead = false))
       val kept = keyed.filter { case (_, key) =>
         outcomes(key).failure.isDefined || outcomes(key).verdicts.contains(RowGroupVerdict.Keep)
       }
@@ -168,7 +217,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started), rowGroups)
     }
     new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate, counts,
-      rowGroups, settings.gapBytes, settings.bloom.sparkPushdown)
+      rowGroups, settings.gapBytes, settings.bloom.sparkPushdown, narrowing(index, conditions, rel, settings))
   }
 
   /**
