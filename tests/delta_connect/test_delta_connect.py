@@ -108,3 +108,24 @@ def test_retrofit_over_connect_commits_one_rewrite(connect, tmp_path: Path) -> N
     assert got == [] and m.get("number of files read", m.get("numFiles")) == 0, m
     with pytest.raises(Exception, match="format = 'iceberg'"):
         connect.sql(f"SELECT * FROM bloomparquet_retrofit('{path}', 'k', 0.01, false, 'iceberg')").collect()
+
+
+def test_keys_computed_by_the_cluster_prune_over_connect(connect, table: str, tmp_path: Path) -> None:
+    """A join with a table of keys and ``k IN (subquery)``: the keys are computed while the query runs,
+    and the Delta scan lists only the files whose filters may hold one (its own count of files read)."""
+    present = load(connect, table, "g = 4").limit(1).collect()[0].k
+    keys = str(tmp_path / "keys")
+    connect.createDataFrame([(present,), (3,)], "k BIGINT").write.parquet(keys)
+    connect.read.parquet(keys).createOrReplaceTempView("connect_keys")
+    queries = {
+        "join": lambda: load(connect, table, "g >= 0").join(connect.read.parquet(keys), "k"),
+        "in": lambda: connect.sql(f"SELECT * FROM delta.`{table}` WHERE k IN (SELECT k FROM connect_keys)"),
+    }
+    connect.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        for name, query in queries.items():
+            got, m = same_rows(connect, query)
+            assert [r[0] for r in got] == [present], name
+            assert 1 <= m.get("number of files read", m.get("numFiles")) <= 2, (name, m)
+    finally:
+        connect.conf.unset("spark.sql.adaptive.enabled")
