@@ -49,6 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.delta.conftest import DELTA_EXTENSION, delta_package  # noqa: E402
 
+import slow_store  # noqa: E402 (the script's own folder: bench/)
+
 SCATTER, MODULUS = 2654435761, 1_000_000_007
 FPP = 0.01
 
@@ -131,14 +133,7 @@ def main() -> int:
         "spark.driver.memory": os.environ.get("BENCH_DRIVER_MEMORY", "4g"),
     }
     if args.latency_ms:
-        tests_jar = str(ROOT / "jvm" / "target" / "bloomparquet-tests.jar")
-        conf.update(
-            {
-                "spark.jars": tests_jar,
-                "spark.driver.extraClassPath": tests_jar,
-                "spark.hadoop.fs.slow.impl": "io.bloomparquet.testing.SlowFileSystem",
-            }
-        )
+        conf.update(slow_store.session_conf())
     spark = bp.session(master="local[2]", **conf)
     out = args.out / (
         f"delta-{args.rows}x{args.files}"
@@ -151,7 +146,7 @@ def main() -> int:
 
     table = str(out)
     if args.latency_ms:
-        spark._jvm.io.bloomparquet.testing.SlowFileSystem.setLatencyMs(args.latency_ms, args.latency_ms)
+        slow_store.set_latency(spark, args.latency_ms)
         table = f"slow://{out}"
     spark.createDataFrame([(key(i * 997),) for i in range(10)], "k BIGINT").createOrReplaceTempView("few_keys")
     keys_table = out.parent / f"{out.name}-keys"

@@ -12,6 +12,13 @@ in one session, per query (point miss, point hit, IN 10 present, IN 1,000 absent
 - ``bloomparquet`` with ``bloom.filterReads`` = ``whole``, ``blocks`` and ``auto`` (the cost model);
 - Spark's ``parquet`` with its pushdown on (parquet-java's bloom filtering inside its tasks).
 
+``--latency-ms N`` reads the files through the test jar's latency-injecting file system
+(``slow://``: N ms per open and per GET, ``--mbps`` per stream, 100 by default; the ranges of one
+vectored read are fetched 4 at a time, each round waiting once, as S3A fetches them), tells the cost model that latency
+(``bloom.readCost.latencyMicros``), and adds the way ``blocks_1by1`` (``bloom.readCost.parallelRanges=1``:
+a file's block ranges read one after the other, as before vectored reads); bytes and GETs are then
+the simulated store's counts.
+
 Cold: the bloomparquet cache off (``bloom.cache=false``: every footer and filter read again; the
 OS page cache is warm for every way alike). Warm: the cache on, the second of two runs. Reported:
 bytes the local file system read (Hadoop's statistics, driver and local executors), bloomparquet's
@@ -35,6 +42,7 @@ import pyarrow.parquet as pq
 import xxhash
 
 import bloomparquet as bp
+import slow_store  # the script's own folder: bench/
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS_PER_FILE = 2000
@@ -89,16 +97,24 @@ def fs_bytes(spark: Any) -> int:
     return sum(s.getBytesRead() for s in stats if s.getScheme() == "file")
 
 
+def slow_totals(spark: Any) -> tuple[int, int]:
+    """(GETs, bytes) the simulated store served since its last reset."""
+    _, _, gets, read = spark._jvm.io.bloomparquet.testing.SlowFileSystem.totals()
+    return gets, read
+
+
 def run(
-    spark: Any, df_of: Callable[[dict[str, str]], Any], opts: dict[str, str], where: str
+    spark: Any, df_of: Callable[[dict[str, str]], Any], opts: dict[str, str], where: str, slow: bool = False
 ) -> tuple[float, int, dict[str, Any]]:
-    before = fs_bytes(spark)
+    if slow:
+        spark._jvm.io.bloomparquet.testing.SlowFileSystem.reset()
+    before = 0 if slow else fs_bytes(spark)
     started = time.perf_counter()
     df = df_of(opts).where(where).select("k")
     rows = df.collect()
     seconds = time.perf_counter() - started
-    read = fs_bytes(spark) - before
-    return seconds, read, {"rows": len(rows), **bp.scan_metrics(df)}
+    gets, read = slow_totals(spark) if slow else (0, fs_bytes(spark) - before)
+    return seconds, read, {"rows": len(rows), "gets": gets, **bp.scan_metrics(df)}
 
 
 def main() -> int:
@@ -107,10 +123,21 @@ def main() -> int:
     ap.add_argument("--filter-mib", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
+    ap.add_argument("--latency-ms", type=int, default=0, help="read through slow:// at this latency per request")
+    ap.add_argument("--mbps", type=float, default=100.0, help="slow://'s bandwidth per stream, MB/s (0: unlimited)")
     args = ap.parse_args()
-    spark = bp.session(**{"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "4"})
+    conf = {"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "4"}
+    if args.latency_ms:
+        conf.update(slow_store.session_conf())
+    spark = bp.session(**conf)
     data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m-scattered"
     write(spark, data, args.files, args.filter_mib)
+    table = str(data)
+    cost: dict[str, str] = {}
+    if args.latency_ms:
+        slow_store.set_latency(spark, args.latency_ms, args.mbps)
+        table = f"slow://{data}"
+        cost = {"bloom.readCost.latencyMicros": str(args.latency_ms * 1000), "bloom.readCost.parallelRanges": "4"}
     n = args.files * ROWS_PER_FILE
     absent = [2 * (i * (MODULUS // 1000)) + 1 for i in range(1000)]  # odd, spread over every file's min/max
     queries = {
@@ -119,18 +146,16 @@ def main() -> int:
         "IN 10": [key(i * n // 10) for i in range(10)],
         "IN 1000 absent": absent,
     }
-    ways = {
-        "whole": lambda o: (
-            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "whole", **o}).load(str(data))
-        ),
-        "blocks": lambda o: (
-            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "blocks", **o}).load(str(data))
-        ),
-        "auto": lambda o: (
-            spark.read.format("bloomparquet").options(**{"bloom.filterReads": "auto", **o}).load(str(data))
-        ),
-        "parquet": lambda o: spark.read.parquet(str(data)),
-    }
+
+    def ours(reads: str, **more: str) -> Callable[[dict[str, str]], Any]:
+        return lambda o: (
+            spark.read.format("bloomparquet").options(**{**cost, "bloom.filterReads": reads, **more, **o}).load(table)
+        )
+
+    ways = {"whole": ours("whole"), "blocks": ours("blocks")}
+    if args.latency_ms:
+        ways["blocks_1by1"] = ours("blocks", **{"bloom.readCost.parallelRanges": "1"})
+    ways.update({"auto": ours("auto"), "parquet": lambda o: spark.read.parquet(table)})
     print(f"{args.files} files, {args.filter_mib} MiB filters; best of {args.rounds}", flush=True)
     results = []
     for name, values in queries.items():
@@ -142,26 +167,31 @@ def main() -> int:
                 if way == "parquet" and temp == "warm":
                     continue
                 if temp == "warm":
-                    run(spark, df_of, opts, where)  # fills the cache
-                best = min((run(spark, df_of, opts, where) for _ in range(args.rounds)), key=lambda r: r[0])
+                    run(spark, df_of, opts, where, bool(args.latency_ms))  # fills the cache
+                best = min(
+                    (run(spark, df_of, opts, where, bool(args.latency_ms)) for _ in range(args.rounds)),
+                    key=lambda r: r[0],
+                )
                 seconds, read, m = best
                 row = {
                     "query": name, "way": way, "temp": temp, "seconds": round(seconds, 3), "bytes": read,
                     "minimum": minimum, "ratio": round(read / minimum, 2) if minimum else None,
                     "filter_reads_per_file": round(m.get("bloomFilterReads", 0) / args.files, 2),
                     "in_blocks": m.get("bloomFiltersReadInBlocks"), "filter_bytes": m.get("bloomFilterBytesRead"),
-                    "rows": m["rows"], "probed_filters": filters,
+                    "rows": m["rows"], "probed_filters": filters, "gets_per_file": round(m["gets"] / args.files, 2),
                 }  # fmt: skip
                 results.append(row)
                 print(json.dumps(row), flush=True)
     base = {(r["query"]): r["seconds"] for r in results if r["way"] == "parquet"}
     print(
-        f"\n{'query':<16}{'way':<8}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'reads/file':>11}{'s':>8}{'vs parquet':>11}"
+        f"\n{'query':<16}{'way':<13}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'reads/file':>11}{'GETs/file':>10}"
+        f"{'s':>8}{'vs parquet':>11}"
     )
     for r in results:
         print(
-            f"{r['query']:<16}{r['way']:<8}{r['temp']:<6}{r['bytes'] / 2**20:>10.2f}{r['ratio']:>11}"
-            f"{r['filter_reads_per_file']:>11}{r['seconds']:>8.3f}{r['seconds'] / base[r['query']]:>11.2f}"
+            f"{r['query']:<16}{r['way']:<13}{r['temp']:<6}{r['bytes'] / 2**20:>10.2f}{r['ratio']:>11}"
+            f"{r['filter_reads_per_file']:>11}{r['gets_per_file']:>10}{r['seconds']:>8.3f}"
+            f"{r['seconds'] / base[r['query']]:>11.2f}"
         )
     return 0
 

@@ -222,9 +222,15 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.planningParallelism": (["16", "1"], MISS, "0"),
     "bloom.earlyStop": (["true", "false"], BIG_IN, "off"),
     "bloom.filterReads": (["auto", "whole"], MISS, "partly"),
+    "bloom.readCost.latencyMicros": (["0", "100000000"], MISS, "-1"),
+    "bloom.readCost.megabytesPerSecond": (["0", "1"], MISS, "fast"),
+    "bloom.readCost.parallelRanges": (["0", "4"], MISS, "2000"),
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
 }
 
+# The cost model weighs filter reads beyond each footer's tail read; our writer's small filters of this data
+# lie inside it. Its figures' effect on large filters: FilterBlockReadsSuite and bench/filter_reads.py.
+TAIL_HOLDS_FILTERS = Inert("this data's filters lie in each footer's tail read: no filter read is left to weigh")
 V1_PRUNES_IN_TASKS = Inert("Spark plans V1 scans itself: pruning always runs inside each task")
 NO_PLANNING_READS = Inert("no footer is read while planning; a task reads its files one at a time")
 NO_BLOOM_METRICS = Inert("the V1 scan node shows no bloom metrics; its decisions are the same either way")
@@ -260,6 +266,9 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.planningParallelism": row(v1=NO_PLANNING_READS, task=NO_PLANNING_READS, connect=NOT_SHOWN_OVER_CONNECT),
     "bloom.earlyStop": row(v1=ONE_FILE_PER_CALL),
     "bloom.filterReads": row(v1=NO_BLOOM_METRICS),
+    "bloom.readCost.latencyMicros": lambda route: TAIL_HOLDS_FILTERS,
+    "bloom.readCost.megabytesPerSecond": lambda route: TAIL_HOLDS_FILTERS,
+    "bloom.readCost.parallelRanges": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.sparkPushdown": row(),
 }
 

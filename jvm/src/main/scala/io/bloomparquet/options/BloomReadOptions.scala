@@ -23,12 +23,19 @@ object FilterReads {
 }
 
 /**
+ * The read cost model's figures a scan gives (`bloom.readCost.*`): each 0 takes the file system's
+ * default (`planning.ReadCost`).
+ */
+final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: Long = 0, parallelRanges: Long = 0)
+
+/**
  * The read options of the `bloomparquet` source, typed. What each means, its
  * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options"). A scan
  * holds them in its [[ReadSettings]], with what the session says.
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
-    sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto)
+    sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto,
+    readCost: ReadCostSettings = ReadCostSettings())
 
 object BloomReadOptions {
 
@@ -44,6 +51,7 @@ object BloomReadOptions {
       planningParallelism = valid.get(PlanningParallelism).toInt,
       sparkPushdown = valid.get(SparkPushdownKey),
       earlyStop = valid.get(EarlyStop),
-      filterReads = valid.get(FilterReadsKey))
+      filterReads = valid.get(FilterReadsKey),
+      readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges)))
   }
 }

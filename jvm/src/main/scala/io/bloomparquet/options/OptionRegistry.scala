@@ -37,6 +37,20 @@ object OptionRegistry {
       "hash to, whichever a cost model (requests x latency + bytes / bandwidth, per file system scheme) says takes " +
       "less time; whole = always the whole filter; blocks = the blocks wherever the footer gives the filter's length " +
       "(decisions are the same every way)")
+  val ReadLatencyMicros: OptionSpec[Long] = OptionSpec("bloom.readCost.latencyMicros", IntRange(0, 100000000L), Some(0L),
+    Seq(Read),
+    "the cost model's time per read request, in microseconds (bloom.filterReads=auto); 0 = the file " +
+      "system's default: local 20, HDFS 1,000, object stores 20,000, any other 5,000")
+  val ReadMegabytesPerSecond: OptionSpec[Long] = OptionSpec("bloom.readCost.megabytesPerSecond", IntRange(0, 1000000L),
+    Some(0L), Seq(Read),
+    "the cost model's bandwidth of one planning read, in MB/s; 0 = the file system's default: " +
+      "local 2,000, HDFS 200, object stores and any other 100")
+  val ReadParallelRanges: OptionSpec[Long] = OptionSpec("bloom.readCost.parallelRanges", IntRange(0, 1024), Some(0L),
+    Seq(Read),
+    "ranges of one file a planning read fetches at once: above 1, a file's filter blocks are read in one " +
+      "vectored read (Hadoop's readVectored, Spark 4.0 on), costing one request's latency per this many ranges; " +
+      "1 = one range after the other; 0 = the file system's default: S3A 4 (its fs.s3a.vectored.active.ranged.reads), " +
+      "any other 1")
   val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
     new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
     "filters Spark's own Parquet pushdown also gets inside tasks (ours prune with every filter regardless): " +
@@ -102,7 +116,8 @@ object OptionRegistry {
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, SparkPushdownKey, Columns, Fpp,
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, ReadLatencyMicros,
+    ReadMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
     SqlPlanTimePruning, SqlParquet, DeltaEnabled, KeySetMaxBytes)
 

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.ParquetFilterShims
-import io.bloomparquet.options.FilterReads
+import io.bloomparquet.options.{FilterReads, ReadCostSettings}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
@@ -54,12 +54,14 @@ object FilePruner {
    */
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
       cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
-      tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads)
+      tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto,
+      costs: ReadCostSettings = ReadCostSettings()): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
-      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads): Option[FileOutcome] = {
+      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads,
+      costs: ReadCostSettings): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
     val Versioned(key, version, useCache) = Versioned(path, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
@@ -78,7 +80,7 @@ object FilePruner {
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = filtersWanted(index, compiled, blocks, gate)
       if (cachedOnly && wanted.missing.nonEmpty) return None
-      val cost = ReadCost.forPath(key.path)
+      val cost = ReadCost.forPath(key.path, costs)
       val fetched = readMissing(index, blocks, wanted, tail.fold(file.stream())(_.stream), key.length, cost,
         tail.map(_.stream.start), reads)
       // A tail that reaches the filters read makes files like this one cost one request; the blocks of
@@ -86,7 +88,7 @@ object FilePruner {
       tail.foreach { t =>
         tailSizer.learn(key.length - t.footerStart) // the footer, at least
         val needed = key.length - firstByte(t.footerStart, fetched.requests)
-        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.gapBytes) tailSizer.learn(needed)
+        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.oneAfterAnother.gapBytes) tailSizer.learn(needed)
       }
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
       // Re-weighed only when this query added to it. Encrypted files stay out: the shared
@@ -208,7 +210,7 @@ object FilePruner {
         case FilterReads.Blocks => true
         case FilterReads.Auto =>
           seconds(cost, blockReads, inMemoryFrom) + cost.blockSeconds(blockRequests.map(_._2.blocks.size).sum) <
-            seconds(cost, wholeReads, inMemoryFrom)
+            seconds(cost.oneAfterAnother, wholeReads, inMemoryFrom) // whole filters are read one by one
       })
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
     val (sized, unsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
@@ -218,7 +220,8 @@ object FilePruner {
       if (!byBlocks) BloomFilterReader.readMany(in, fileLength, requests, kernel, ciphers)
       else {
         val out = new Array[FilterFound](missing.size)
-        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), cost.gapBytes, kernel).zip(blockRequests)
+        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), cost.gapBytes, kernel, cost.vectored)
+          .zip(blockRequests)
           .foreach { case (read, (i, _)) => out(i) = read }
         BloomFilterReader.readMany(in, fileLength, whole.map(requests), kernel, whole.map(ciphers)).zip(whole)
           .foreach { case (read, i) => out(i) = read }
@@ -240,7 +243,7 @@ object FilePruner {
   private def fetchedReads(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Int =
     reads.count { case (start, _) => !inMemoryFrom.exists(start >= _) }
 
-  /** What `reads` take: requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
+  /** What `reads` take: rounds of requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
   private def seconds(cost: ReadCost, reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Double = {
     val fetched = reads.filterNot { case (start, _) => inMemoryFrom.exists(start >= _) }
     cost.seconds(fetched.size, fetched.map { case (s, e) => e - s }.sum)

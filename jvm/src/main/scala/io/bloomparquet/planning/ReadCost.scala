@@ -1,19 +1,39 @@
 package io.bloomparquet.planning
 
+import io.bloomparquet.compat.VectoredReads
+import io.bloomparquet.options.ReadCostSettings
+
 /**
  * What a read costs on a file system, for choosing between reading probed filters whole and
- * reading only the blocks their probes hash to: time = requests x `latencySeconds` + bytes /
+ * reading only the blocks their probes hash to: time = rounds x `latencySeconds` + bytes /
  * `bytesPerSecond`, the bandwidth one planning thread gets (the driver's, shared by the
- * planning threads). Pure.
+ * planning threads). A file's ranges go in rounds of `parallelRanges` (above 1: one vectored
+ * read, whose ranges the file system fetches together; 1: one after the other). Pure.
  */
-final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double) {
-  def seconds(requests: Int, bytes: Long): Double = requests * latencySeconds + bytes / bytesPerSecond
+final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double, parallelRanges: Int = 1) {
+
+  /** Whether a file's ranges are read in one vectored read. */
+  def vectored: Boolean = parallelRanges > 1
+
+  /** The cost of reads issued one after the other. */
+  def oneAfterAnother: ReadCost = copy(parallelRanges = 1)
+
+  def seconds(requests: Int, bytes: Long): Double = rounds(requests) * latencySeconds + bytes / bytesPerSecond
+
+  /** The rounds of requests `requests` ranges of one file take. */
+  def rounds(requests: Int): Int = (requests + parallelRanges - 1) / parallelRanges
 
   /** What holding `blocks` blocks read apart costs beyond their bytes (each is sliced, mapped and looked up). */
   def blockSeconds(blocks: Int): Double = blocks * ReadCost.SecondsPerBlock
 
-  /** A gap between two ranges this long costs as much to read as a request: shorter gaps are read. */
-  def gapBytes: Long = math.max(0L, (latencySeconds * bytesPerSecond).toLong)
+  /**
+   * The gap between two ranges read rather than skipped. One after the other, a gap this long costs
+   * as much to read as a request. In a vectored read the ranges share rounds, so a gap saves no
+   * latency unless it saves a round: only gaps of [[ReadCost.VectoredMergeBytes]] are read (the
+   * cost model then weighs the rounds the ranges take against a whole read).
+   */
+  def gapBytes: Long =
+    if (vectored) ReadCost.VectoredMergeBytes else math.max(0L, (latencySeconds * bytesPerSecond).toLong)
 }
 
 object ReadCost {
@@ -25,19 +45,34 @@ object ReadCost {
    */
   val SecondsPerBlock: Double = 1.1e-6
 
+  /** Ranges of a vectored read this close are read as one (S3A merges them itself: `fs.s3a.vectored.read.min.seek.size`). */
+  val VectoredMergeBytes: Long = 4096
+
   /**
    * Per scheme: a local file system's positioned read costs ~20 µs and streams ~2 GB/s; HDFS a
    * round trip of ~1 ms at ~200 MB/s; an object store a request of ~20 ms at ~100 MB/s per stream
-   * (the figures of issue 25's simulated store); any other file system 5 ms at 100 MB/s.
+   * (the figures of issue 25's simulated store); any other file system 5 ms at 100 MB/s. S3A
+   * fetches the ranges of a vectored read 4 at a time (`fs.s3a.vectored.active.ranged.reads`);
+   * Hadoop's other file systems read them one after the other.
    */
   def forScheme(scheme: Option[String]): ReadCost = scheme.map(_.toLowerCase(java.util.Locale.ROOT)) match {
     case None | Some("file") => ReadCost(20e-6, 2000 * MB)
     case Some("hdfs" | "viewfs") => ReadCost(1e-3, 200 * MB)
-    case Some("s3a" | "s3" | "s3n" | "gs" | "abfs" | "abfss" | "wasb" | "wasbs" | "oss" | "cos" | "cosn") =>
+    case Some("s3a") => ReadCost(20e-3, 100 * MB, if (VectoredReads.supported) 4 else 1)
+    case Some("s3" | "s3n" | "gs" | "abfs" | "abfss" | "wasb" | "wasbs" | "oss" | "cos" | "cosn") =>
       ReadCost(20e-3, 100 * MB)
     case Some(_) => ReadCost(5e-3, 100 * MB)
   }
 
   def forPath(path: String): ReadCost =
     forScheme(Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme))
+
+  /** The scheme's cost with what a scan's `bloom.readCost.*` settings give (0: the scheme's figure). */
+  def forPath(path: String, settings: ReadCostSettings): ReadCost = {
+    val base = forPath(path)
+    ReadCost(
+      if (settings.latencyMicros > 0) settings.latencyMicros * 1e-6 else base.latencySeconds,
+      if (settings.megabytesPerSecond > 0) settings.megabytesPerSecond * MB else base.bytesPerSecond,
+      if (!VectoredReads.supported) 1 else if (settings.parallelRanges > 0) settings.parallelRanges.toInt else base.parallelRanges)
+  }
 }

@@ -24,5 +24,5 @@ object TailSizer {
   private val Least: Long = 8L << 10
 
   /** A sizer starting at what a request costs in bytes (`cost.gapBytes`), between 8 and 64 KiB. */
-  def forCost(cost: ReadCost): TailSizer = new TailSizer(math.max(Least, math.min(Initial, cost.gapBytes)))
+  def forCost(cost: ReadCost): TailSizer = new TailSizer(math.max(Least, math.min(Initial, cost.oneAfterAnother.gapBytes)))
 }

@@ -4,7 +4,7 @@ import java.io.{ByteArrayInputStream, IOException}
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetFilterShims
+import io.bloomparquet.compat.{ParquetFilterShims, VectoredReads}
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import org.apache.parquet.format.{BloomFilterHeader, Util}
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
@@ -222,7 +222,7 @@ object BloomFilterReader {
    * gives. A read's bytes (its gaps included) count on the request of its first range.
    */
   def readBlocks(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[BlockRequest], gapBytes: Long,
-      kernel: SbbfKernel): IndexedSeq[FilterFound] = {
+      kernel: SbbfKernel, vectored: Boolean = false): IndexedSeq[FilterFound] = {
     val out = new Array[FilterFound](requests.size)
     val (fits, others) = requests.indices.partition { i =>
       val r = requests(i)
@@ -235,17 +235,19 @@ object BloomFilterReader {
     // Per request: its header's bytes, and its blocks' bytes in the order of `blocks`.
     val header = new Array[Array[Byte]](requests.size)
     val blockBytes = Array.fill(requests.size)(scala.collection.mutable.ArrayBuffer.empty[(Int, Array[Byte])])
-    group(pieces(fits.map(requests)).map(p => p.copy(request = fits(p.request))), gapBytes).foreach { g =>
+    val groups = group(pieces(fits.map(requests)).map(p => p.copy(request = fits(p.request))), gapBytes)
+    val ranges = groups.map(g => (g.head.start, (g.map(_.end).max - g.head.start).toInt))
+    groups.zip(fetch(in, ranges, vectored)).foreach { case (g, read) =>
       val start = g.head.start
-      val buf = new Array[Byte]((g.map(_.end).max - start).toInt)
-      bytesOf(g.head.request) += buf.length
-      try {
-        readFully(in, start, buf)
-        g.foreach { p =>
-          val bytes = java.util.Arrays.copyOfRange(buf, (p.start - start).toInt, (p.end - start).toInt)
-          if (p.block < 0) header(p.request) = bytes else blockBytes(p.request) += (p.block -> bytes)
-        }
-      } catch { case e: IOException => g.foreach(p => failed(p.request) = s"read failed: $e") }
+      bytesOf(g.head.request) += g.map(_.end).max - start
+      read match {
+        case Right(buf) =>
+          g.foreach { p =>
+            val bytes = java.util.Arrays.copyOfRange(buf, (p.start - start).toInt, (p.end - start).toInt)
+            if (p.block < 0) header(p.request) = bytes else blockBytes(p.request) += (p.block -> bytes)
+          }
+        case Left(reason) => g.foreach(p => failed(p.request) = reason)
+      }
     }
     fits.foreach { i =>
       val r = requests(i)
@@ -269,6 +271,23 @@ object BloomFilterReader {
       }
     }
     out.toIndexedSeq
+  }
+
+  /**
+   * The bytes of `ranges` (offset, length; sorted, none overlapping), or why a range failed: in one
+   * vectored read where `vectored` asks for it and the stream can, else (or if that read fails)
+   * one positioned read each.
+   */
+  private def fetch(in: SeekableInputStream, ranges: Seq[(Long, Int)], vectored: Boolean): Seq[Either[String, Array[Byte]]] = {
+    val together =
+      if (vectored && ranges.size > 1) try VectoredReads.read(in, ranges)
+      catch { case NonFatal(_) => None }
+      else None
+    together.fold(ranges.map { case (start, length) =>
+      val buf = new Array[Byte](length)
+      try { readFully(in, start, buf); Right(buf): Either[String, Array[Byte]] }
+      catch { case e: IOException => Left(s"read failed: $e") }
+    })(_.map(Right(_)))
   }
 
   /** Parses header + bitset held in `bytes[offset, offset + length)`. */

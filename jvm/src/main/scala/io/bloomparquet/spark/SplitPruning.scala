@@ -89,7 +89,7 @@ object SplitPruning {
       parallelism: Int): Map[FileKey, FileOutcome] = {
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
-    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path)))
+    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path, settings.bloom.readCost)))
     val gate = ProbeGate(predicate, settings.bloom.earlyStop)
     val useCache = settings.bloom.useCache
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
@@ -98,6 +98,6 @@ object SplitPruning {
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
       key =>
         FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer,
-          reads = settings.bloom.filterReads).get, pilot)
+          reads = settings.bloom.filterReads, costs = settings.bloom.readCost).get, pilot)
   }
 }

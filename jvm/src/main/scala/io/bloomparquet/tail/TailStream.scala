@@ -2,15 +2,17 @@ package io.bloomparquet.tail
 
 import java.nio.ByteBuffer
 
+import io.bloomparquet.compat.PartlyHeldStream
 import org.apache.parquet.io.SeekableInputStream
 
 /**
  * A file's stream that serves reads lying inside `tail` (the file's bytes from
  * `tailStart` on, already read) from memory, and passes any other read to
  * `file`: filters stored next to the footer then cost no further request.
- * Closing it leaves `file` open (its opener closes it).
+ * Closing it leaves `file` open (its opener closes it). A vectored read serves the ranges inside
+ * `tail` and hands the rest to `file`'s.
  */
-final class TailStream(tail: Array[Byte], tailStart: Long, file: SeekableInputStream) extends SeekableInputStream {
+final class TailStream(tail: Array[Byte], tailStart: Long, file: SeekableInputStream) extends PartlyHeldStream {
   /** Where the bytes held in memory start: a read from here on costs no request. */
   def start: Long = tailStart
 
@@ -55,6 +57,13 @@ final class TailStream(tail: Array[Byte], tailStart: Long, file: SeekableInputSt
     if (inTail(n)) { buf.put(tail, offset, n); pos += n }
     else { file.seek(pos); file.readFully(buf); pos += n }
   }
+
+  override protected def underlying: SeekableInputStream = file
+
+  override protected def held(offset: Long, length: Int): Option[ByteBuffer] =
+    if (offset >= tailStart && offset + length <= tailStart + tail.length)
+      Some(ByteBuffer.wrap(tail, (offset - tailStart).toInt, length).slice())
+    else None
 
   override def close(): Unit = ()
 }

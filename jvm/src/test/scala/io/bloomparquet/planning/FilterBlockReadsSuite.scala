@@ -2,14 +2,16 @@ package io.bloomparquet.planning
 
 import java.nio.file.{Files, Path => NioPath}
 
+import scala.jdk.CollectionConverters._
 import scala.util.{Random, Using}
 
 import io.bloomparquet.kernel.SbbfKernels
-import io.bloomparquet.options.FilterReads
+import io.bloomparquet.compat.VectoredReads
+import io.bloomparquet.options.{FilterReads, ReadCostSettings}
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.tail.FilterTail
-import io.bloomparquet.testing.SmallParquet
+import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.parquet.example.data.simple.SimpleGroupFactory
@@ -37,6 +39,13 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     try for (r <- 0 until rows) writer.write(g.newGroup().append("key", 2L * r).append("name", s"n${r % 7}"))
     finally writer.close()
     path
+  }
+
+  /** `path` on the latency-injecting file system (no latency set: it counts reads), and a conf that mounts it. */
+  private def slow(path: NioPath): (String, Configuration) = {
+    val slowConf = new Configuration()
+    SlowFileSystem.settings().forEach((k, v) => slowConf.set(k, v))
+    (s"${SlowFileSystem.Scheme}://${path.toUri.getPath}", slowConf)
   }
 
   private def keyOf(path: NioPath): FileKey = FileKey(path.toUri.toString, path.toFile.length, path.toFile.lastModified)
@@ -157,8 +166,75 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     def whole(c: ReadCost, bytes: Long) = c.seconds(1, bytes)
     assert(blocks(local) < whole(local, 1L << 20))
     assert(blocks(local) > whole(local, 1L << 10))
-    assert(blocks(store) > whole(store, 1L << 20), "20 ms a request: a second request costs 2 MB of transfer")
-    assert(blocks(store) < whole(store, 4L << 20))
+    val oneByOne = store.oneAfterAnother
+    assert(blocks(oneByOne) > whole(oneByOne, 1L << 20), "20 ms a request: a second request costs 2 MB of transfer")
+    assert(blocks(oneByOne) < whole(oneByOne, 4L << 20))
     assertEquals(local.gapBytes, 40000L)
+    assert(!local.vectored)
+    if (VectoredReads.supported) { // S3A fetches a vectored read's ranges 4 at a time: the blocks' read costs one round
+      assert(store.vectored && blocks(store) < whole(store, 1L << 20))
+      assertEquals(store.gapBytes, ReadCost.VectoredMergeBytes)
+    }
+    val set = ReadCost.forPath("s3a://b/f", ReadCostSettings(latencyMicros = 1000, megabytesPerSecond = 50, parallelRanges = 1))
+    assertEquals(set, ReadCost(1e-3, 50e6, 1))
+    assertEquals(ReadCost.forPath("file:/f", ReadCostSettings()), local)
+  }
+
+  test("the same ranges read in one vectored read or one by one give the same blocks and bytes") {
+    assume(VectoredReads.supported, "no vectored reads in this Spark's parquet-java")
+    val path = largeFilters(6000, "ranges")
+    val footer = SmallParquet.footer(path)
+    val rnd = new Random(3)
+    val requests = footer.getBlocks.asScala.toIndexedSeq.map(_.getColumns.get(0)).map { chunk =>
+      val length = io.bloomparquet.compat.ParquetFilterShims.bloomFilterLength(chunk).get
+      val numBlocks = BloomFilterReader.blockLayout(length).get._2
+      BloomFilterReader.BlockRequest(chunk.getBloomFilterOffset, length, IndexedSeq.fill(6)(rnd.nextInt(numBlocks)))
+    }
+    val (slowPath, slowConf) = slow(path)
+    val input = org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new Path(slowPath), slowConf)
+    def read(vectored: Boolean) = {
+      SlowFileSystem.reset() // before the open: a stream counts into its file's counts of then
+      Using.resource(input.newStream())(in => readCounted(in, vectored))
+    }
+    def readCounted(in: org.apache.parquet.io.SeekableInputStream, vectored: Boolean) = {
+      val found = BloomFilterReader.readBlocks(in, input.getLength, requests, gapBytes = 4096, SbbfKernels.get(), vectored)
+      assertEquals(SlowFileSystem.vectoredReadsOf(slowPath), if (vectored) 1L else 0L)
+      found
+    }
+    val (oneByOne, together) = (read(vectored = false), read(vectored = true))
+    assert(requests.size > 1 && oneByOne.forall(_.isInstanceOf[FilterFound.Blocks]), oneByOne)
+    assertEquals(together.map(_.bytesRead), oneByOne.map(_.bytesRead))
+    val hashes = Seq.fill(2000)(rnd.nextLong())
+    together.zip(oneByOne).foreach {
+      case (FilterFound.Blocks(a, _), FilterFound.Blocks(b, _)) =>
+        assertEquals(a.blockCount, b.blockCount)
+        hashes.foreach(h => assertEquals(a.mightContain(h), b.mightContain(h)))
+      case other => fail(s"got $other")
+    }
+  }
+
+  test("a file's blocks in one vectored read: the same answers as read one by one") {
+    assume(VectoredReads.supported, "no vectored reads in this Spark's parquet-java")
+    val path = largeFilters(9000, "vectored")
+    val (slowPath, slowConf) = slow(path)
+    val key = FileKey(slowPath, path.toFile.length, path.toFile.lastModified)
+    val values = (0 until 40).map(i => 2L * i * 211 + 1) // absent: a block per row group's filter each
+    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, values), caseSensitive = true)
+    def run(parallel: Int) = {
+      SlowFileSystem.reset()
+      val o = FilePruner.prune(key, slowConf, compiler, useCache = false, reads = FilterReads.Blocks,
+        costs = ReadCostSettings(latencyMicros = 20, megabytesPerSecond = 2000, parallelRanges = parallel)).get
+      (o, SlowFileSystem.vectoredReadsOf(slowPath))
+    }
+    val (oneByOne, none) = run(1)
+    val (together, vectored) = run(4)
+    assertEquals(none, 0L)
+    assertEquals(vectored, 1L, "the file's block ranges in one vectored read")
+    assertEquals(together.failure, None)
+    assertEquals(together.verdicts, oneByOne.verdicts)
+    // Gaps of a vectored read are not read to save a request (its ranges share rounds): fewer bytes.
+    assert(together.filterBytesRead <= oneByOne.filterBytesRead, (together, oneByOne))
+    assert(together.filtersReadInBlocks > 1 && together.verdicts.contains(io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter),
+      together)
   }
 }

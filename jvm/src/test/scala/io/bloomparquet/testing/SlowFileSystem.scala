@@ -1,12 +1,14 @@
 package io.bloomparquet.testing
 
 import java.net.URI
-import java.util.concurrent.ConcurrentHashMap
+import java.nio.ByteBuffer
+import java.util.concurrent.{CompletableFuture, ConcurrentHashMap}
 import java.util.concurrent.atomic.AtomicLong
+import java.util.function.IntFunction
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, Path}
+import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, FileRange, Path}
 
 /**
  * The local file system under the scheme `slow:` (test jar only), behaving like
@@ -14,6 +16,9 @@ import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, Path}
  * GETs and bytes are counted per file. A GET is what a ranged GET would be on
  * S3: each positioned read, and the first stream read after an open or a seek
  * elsewhere (reads that follow on sequentially belong to the same GET).
+ * A vectored read's ranges are GETs fetched [[setParallelRanges]] at a time, as S3A fetches
+ * them (4 by default): each round of them waits the latency once. With [[setMegabytesPerSecond]],
+ * bytes take time too: each stream (and each range fetched at once) gets that bandwidth.
  * Listings and statuses cost nothing and are not counted (the same for every
  * reader). Settings and counts are JVM-wide (executors of `local[n]` share them).
  */
@@ -38,11 +43,14 @@ object SlowFileSystem {
     val opens = new AtomicLong
     val gets = new AtomicLong
     val bytes = new AtomicLong
+    val vectoredReads = new AtomicLong
   }
 
   private val counts = new ConcurrentHashMap[String, Counts]()
   @volatile private var getLatencyMs = 0L
   @volatile private var openLatencyMs = 0L
+  @volatile private var parallelRanges = 4
+  @volatile private var bytesPerSecond = 0.0
 
   /** Hadoop settings that mount this file system under `slow:`. */
   def settings(): java.util.Map[String, String] = Map(s"fs.$Scheme.impl" -> classOf[SlowFileSystem].getName).asJava
@@ -50,11 +58,32 @@ object SlowFileSystem {
   /** Milliseconds each GET and each open waits (0: none). */
   def setLatencyMs(perGet: Long, perOpen: Long): Unit = { getLatencyMs = perGet; openLatencyMs = perOpen }
 
+  /** The bandwidth of one stream (0: unlimited). */
+  def setMegabytesPerSecond(mbps: Double): Unit = bytesPerSecond = mbps * 1e6
+
+  /** The time `bytes` take at one stream's bandwidth, spread over `streams` at once. */
+  private[testing] def transfer(bytes: Long, streams: Int = 1): Unit =
+    if (bytesPerSecond > 0 && bytes > 0) java.util.concurrent.locks.LockSupport.parkNanos((bytes / (bytesPerSecond * streams) * 1e9).toLong)
+
+  /** GETs of one vectored read fetched at once. */
+  def setParallelRanges(n: Int): Unit = parallelRanges = math.max(1, n)
+
   def reset(): Unit = counts.clear()
+
+  /** Vectored reads of one file since the last [[reset]]. */
+  def vectoredReadsOf(path: String): Long = Option(counts.get(key(new Path(path)))).fold(0L)(_.vectoredReads.get)
 
   private def key(f: Path): String = f.toUri.getPath
   private[testing] def countsOf(f: Path): Counts = counts.computeIfAbsent(key(f), _ => new Counts)
   private[testing] def get(c: Counts): Unit = { c.gets.incrementAndGet(); pause(getLatencyMs) }
+
+  /** `n` GETs of one vectored read: one latency per round of [[setParallelRanges]]. */
+  private[testing] def vectoredGets(c: Counts, n: Int, bytes: Long): Unit = {
+    c.vectoredReads.incrementAndGet()
+    c.gets.addAndGet(n.toLong)
+    pause(getLatencyMs * ((n + parallelRanges - 1) / parallelRanges))
+    transfer(bytes, math.min(n, parallelRanges))
+  }
   private def pause(ms: Long): Unit = if (ms > 0) Thread.sleep(ms)
 
   /** (opens, GETs, bytes) of one file (a local path or a `slow:` URI). */
@@ -73,7 +102,7 @@ private final class CountingStream(in: FSDataInputStream, counts: SlowFileSystem
   private var startsGet = true
 
   private def streamGet(): Unit = if (startsGet) { startsGet = false; SlowFileSystem.get(counts) }
-  private def got(n: Int): Unit = if (n > 0) counts.bytes.addAndGet(n.toLong)
+  private def got(n: Int): Unit = if (n > 0) { counts.bytes.addAndGet(n.toLong); SlowFileSystem.transfer(n.toLong) }
 
   override def seek(pos: Long): Unit = {
     if (pos != in.getPos) startsGet = true
@@ -111,6 +140,25 @@ private final class CountingStream(in: FSDataInputStream, counts: SlowFileSystem
     got(len)
   }
 
+  override def readVectored(ranges: java.util.List[_ <: FileRange], allocate: IntFunction[ByteBuffer]): Unit =
+    VectoredGets.read(in, counts, ranges, allocate)
+
   override def available(): Int = in.available()
   override def close(): Unit = in.close()
+}
+
+/** A vectored read of a [[CountingStream]]: its own class, loaded only where Hadoop has vectored reads (not 3.3's). */
+private object VectoredGets {
+  def read(in: FSDataInputStream, counts: SlowFileSystem.Counts, ranges: java.util.List[_ <: FileRange],
+      allocate: IntFunction[ByteBuffer]): Unit = {
+    SlowFileSystem.vectoredGets(counts, ranges.size, ranges.asScala.map(_.getLength.toLong).sum)
+    ranges.asScala.foreach { r =>
+      val bytes = new Array[Byte](r.getLength)
+      in.readFully(r.getOffset, bytes, 0, bytes.length)
+      counts.bytes.addAndGet(bytes.length.toLong)
+      val buffer = allocate.apply(r.getLength)
+      buffer.put(bytes).flip()
+      r.setData(CompletableFuture.completedFuture(buffer))
+    }
+  }
 }
