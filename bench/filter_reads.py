@@ -13,11 +13,17 @@ in one session, per query (point miss, point hit, IN 10 present, IN 1,000 absent
 - Spark's ``parquet`` with its pushdown on (parquet-java's bloom filtering inside its tasks).
 
 ``--latency-ms N`` reads the files through the test jar's latency-injecting file system
-(``slow://``: N ms per open and per GET, ``--mbps`` per stream, 100 by default; the ranges of one
-vectored read are fetched 4 at a time, each round waiting once, as S3A fetches them), tells the cost model that latency
-(``bloom.readCost.latencyMicros``), and adds the way ``blocks_1by1`` (``bloom.readCost.parallelRanges=1``:
+(``slow://``: N ms per open and per GET, ``--mbps`` per stream, 100 by default, ``--driver-mbps`` for
+all streams at once, 1,000 by default; the ranges of one
+vectored read are fetched 4 at a time, each round waiting once, as S3A fetches them), tells the cost model those figures
+(``bloom.readCost.latencyMicros``, ``.megabytesPerSecond``, ``.driverMegabytesPerSecond``), and adds the way ``blocks_1by1`` (``bloom.readCost.parallelRanges=1``:
 a file's block ranges read one after the other, as before vectored reads); bytes and GETs are then
 the simulated store's counts.
+
+``--s3a`` reads the files through Hadoop's S3A client from a local S3 server (moto's, started
+here; the files are uploaded once per run), with S3A's classic input stream (the analytics stream,
+Hadoop 3.5's default, keeps a cache of its own that would serve repeated reads); requests and
+bytes are S3A's own statistics (requests one after another: a vectored read's GETs count once).
 
 Cold: the bloomparquet cache off (``bloom.cache=false``: every footer and filter read again; the
 OS page cache is warm for every way alike). Warm: the cache on, the second of two runs. Reported:
@@ -44,7 +50,11 @@ import xxhash
 import bloomparquet as bp
 import slow_store  # the script's own folder: bench/
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.s3a import local_s3
+
 ROOT = Path(__file__).resolve().parents[1]
+BUCKET = "bench"
 ROWS_PER_FILE = 2000
 # parquet-java rounds a filter up to a power of two: 600,000 values at 1 % take 0.7 MiB, so 1 MiB.
 NDV_PER_MIB = 600_000
@@ -97,24 +107,35 @@ def fs_bytes(spark: Any) -> int:
     return sum(s.getBytesRead() for s in stats if s.getScheme() == "file")
 
 
-def slow_totals(spark: Any) -> tuple[int, int]:
-    """(GETs, bytes) the simulated store served since its last reset."""
-    _, _, gets, read = spark._jvm.io.bloomparquet.testing.SlowFileSystem.totals()
-    return gets, read
+def counts(spark: Any, store: str) -> dict[str, int]:
+    """Requests and bytes so far: the simulated store's GETs, S3A's statistics, or the local file system's bytes."""
+    if store == "slow":
+        _, _, gets, read = spark._jvm.io.bloomparquet.testing.SlowFileSystem.totals()
+        return {"gets": gets, "bytes": read, "head": 0, "list": 0}
+    if store == "s3a":
+        c = local_s3.request_counts(spark, BUCKET)
+        return {"gets": local_s3.round_trips(c), "bytes": c["bytes"], "head": c["head"], "list": c["list"]}
+    return {"gets": 0, "bytes": fs_bytes(spark), "head": 0, "list": 0}
 
 
 def run(
-    spark: Any, df_of: Callable[[dict[str, str]], Any], opts: dict[str, str], where: str, slow: bool = False
-) -> tuple[float, int, dict[str, Any]]:
-    if slow:
-        spark._jvm.io.bloomparquet.testing.SlowFileSystem.reset()
-    before = 0 if slow else fs_bytes(spark)
+    spark: Any, df_of: Callable[[dict[str, str]], Any], opts: dict[str, str], where: str, store: str
+) -> tuple[float, dict[str, int], dict[str, Any]]:
+    before = counts(spark, store)
     started = time.perf_counter()
     df = df_of(opts).where(where).select("k")
     rows = df.collect()
     seconds = time.perf_counter() - started
-    gets, read = slow_totals(spark) if slow else (0, fs_bytes(spark) - before)
-    return seconds, read, {"rows": len(rows), "gets": gets, **bp.scan_metrics(df)}
+    after = counts(spark, store)
+    return seconds, {k: after[k] - before[k] for k in after}, {"rows": len(rows), **bp.scan_metrics(df)}
+
+
+def upload(endpoint: str, data: Path) -> str:
+    """`data`'s Parquet files in the local S3 server's bucket; their s3a:// path."""
+    s3 = local_s3.client(endpoint, [BUCKET])
+    for f in sorted(data.glob("*.parquet")):
+        s3.upload_file(str(f), BUCKET, f"{data.name}/{f.name}")
+    return f"s3a://{BUCKET}/{data.name}"
 
 
 def main() -> int:
@@ -125,19 +146,41 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     ap.add_argument("--latency-ms", type=int, default=0, help="read through slow:// at this latency per request")
     ap.add_argument("--mbps", type=float, default=100.0, help="slow://'s bandwidth per stream, MB/s (0: unlimited)")
+    ap.add_argument("--driver-mbps", type=float, default=1000.0, help="slow://'s bandwidth of all streams, MB/s")
+    ap.add_argument("--threads", type=int, default=16, help="files planned at once (bloom.planningParallelism)")
+    ap.add_argument("--only", default="", help="comma list of queries to run (default: all)")
+    ap.add_argument("--ways", default="", help="comma list of ways to run (default: all)")
+    ap.add_argument("--temps", default="cold,warm", help="comma list of cold, warm")
+    ap.add_argument("--s3a", action="store_true", help="read through Hadoop's S3A from a local S3 server")
     args = ap.parse_args()
-    conf = {"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "4"}
+    conf = {
+        "spark.driver.memory": "6g",
+        "spark.sql.shuffle.partitions": "4",
+        "spark.bloomparquet.planning.threads": str(max(16, args.threads)),
+    }
+    store = "slow" if args.latency_ms else "s3a" if args.s3a else "local"
     if args.latency_ms:
         conf.update(slow_store.session_conf())
+    if args.s3a:
+        server, endpoint = local_s3.start_server()
+        conf.update(local_s3.session_conf(endpoint, **{"input.stream.type": "classic"}))
     spark = bp.session(**conf)
     data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m-scattered"
     write(spark, data, args.files, args.filter_mib)
     table = str(data)
     cost: dict[str, str] = {}
     if args.latency_ms:
-        slow_store.set_latency(spark, args.latency_ms, args.mbps)
+        slow_store.set_latency(spark, args.latency_ms, args.mbps, args.driver_mbps)
         table = f"slow://{data}"
-        cost = {"bloom.readCost.latencyMicros": str(args.latency_ms * 1000), "bloom.readCost.parallelRanges": "4"}
+        cost = {
+            "bloom.readCost.latencyMicros": str(args.latency_ms * 1000),
+            "bloom.readCost.megabytesPerSecond": str(int(args.mbps)),
+            "bloom.readCost.driverMegabytesPerSecond": str(int(args.driver_mbps)),
+            "bloom.readCost.parallelRanges": "4",
+        }
+    cost["bloom.planningParallelism"] = str(args.threads)
+    if args.s3a:
+        table = upload(endpoint, data)
     n = args.files * ROWS_PER_FILE
     absent = [2 * (i * (MODULUS // 1000)) + 1 for i in range(1000)]  # odd, spread over every file's min/max
     queries = {
@@ -156,7 +199,11 @@ def main() -> int:
     if args.latency_ms:
         ways["blocks_1by1"] = ours("blocks", **{"bloom.readCost.parallelRanges": "1"})
     ways.update({"auto": ours("auto"), "parquet": lambda o: spark.read.parquet(table)})
-    print(f"{args.files} files, {args.filter_mib} MiB filters; best of {args.rounds}", flush=True)
+    if args.only:
+        queries = {q: v for q, v in queries.items() if q in args.only.split(",")}
+    if args.ways:
+        ways = {w: f for w, f in ways.items() if w in args.ways.split(",")}
+    print(f"{args.files} files, {args.filter_mib} MiB filters, {store}; best of {args.rounds}", flush=True)
     results = []
     for name, values in queries.items():
         where = f"k IN ({', '.join(map(str, values))})"
@@ -164,28 +211,28 @@ def main() -> int:
         minimum = footers + probed
         for way, df_of in ways.items():
             for temp, opts in (("cold", {"bloom.cache": "false"}), ("warm", {"bloom.cache": "true"})):
-                if way == "parquet" and temp == "warm":
+                if (way == "parquet" and temp == "warm") or temp not in args.temps.split(","):
                     continue
                 if temp == "warm":
-                    run(spark, df_of, opts, where, bool(args.latency_ms))  # fills the cache
-                best = min(
-                    (run(spark, df_of, opts, where, bool(args.latency_ms)) for _ in range(args.rounds)),
-                    key=lambda r: r[0],
-                )
-                seconds, read, m = best
+                    run(spark, df_of, opts, where, store)  # fills the cache
+                best = min((run(spark, df_of, opts, where, store) for _ in range(args.rounds)), key=lambda r: r[0])
+                seconds, used, m = best
+                read = used["bytes"]
                 row = {
                     "query": name, "way": way, "temp": temp, "seconds": round(seconds, 3), "bytes": read,
                     "minimum": minimum, "ratio": round(read / minimum, 2) if minimum else None,
                     "filter_reads_per_file": round(m.get("bloomFilterReads", 0) / args.files, 2),
                     "in_blocks": m.get("bloomFiltersReadInBlocks"), "filter_bytes": m.get("bloomFilterBytesRead"),
-                    "rows": m["rows"], "probed_filters": filters, "gets_per_file": round(m["gets"] / args.files, 2),
+                    "rows": m["rows"], "probed_filters": filters, "gets_per_file": round(used["gets"] / args.files, 2),
+                    "heads": used["head"], "lists": used["list"],
                 }  # fmt: skip
                 results.append(row)
                 print(json.dumps(row), flush=True)
-    base = {(r["query"]): r["seconds"] for r in results if r["way"] == "parquet"}
+    base_way = "parquet" if "parquet" in ways else next(iter(ways))
+    base = {(r["query"]): r["seconds"] for r in results if r["way"] == base_way and r["temp"] == "cold"}
     print(
         f"\n{'query':<16}{'way':<13}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'reads/file':>11}{'GETs/file':>10}"
-        f"{'s':>8}{'vs parquet':>11}"
+        f"{'s':>8}{'vs ' + base_way:>11}"
     )
     for r in results:
         print(
@@ -193,6 +240,9 @@ def main() -> int:
             f"{r['filter_reads_per_file']:>11}{r['gets_per_file']:>10}{r['seconds']:>8.3f}"
             f"{r['seconds'] / base[r['query']]:>11.2f}"
         )
+    if args.s3a:
+        spark.stop()
+        server.stop()
     return 0
 
 

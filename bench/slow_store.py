@@ -21,8 +21,10 @@ def session_conf() -> dict[str, str]:
     }
 
 
-def set_latency(spark: Any, ms: int, mbps: float = 0.0) -> None:
-    """Every open and GET waits ``ms``; each stream reads at ``mbps`` MB/s (0: unlimited)."""
+def set_latency(spark: Any, ms: int, mbps: float = 0.0, driver_mbps: float = 0.0) -> None:
+    """Every open and GET waits ``ms``; each stream reads at ``mbps`` MB/s, all of them at once at
+    ``driver_mbps`` (0: unlimited)."""
     store = spark._jvm.io.bloomparquet.testing.SlowFileSystem
     store.setLatencyMs(ms, ms)
     store.setMegabytesPerSecond(float(mbps))
+    store.setDriverMegabytesPerSecond(float(driver_mbps))

@@ -224,6 +224,7 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.filterReads": (["auto", "whole"], MISS, "partly"),
     "bloom.readCost.latencyMicros": (["0", "100000000"], MISS, "-1"),
     "bloom.readCost.megabytesPerSecond": (["0", "1"], MISS, "fast"),
+    "bloom.readCost.driverMegabytesPerSecond": (["0", "1"], MISS, "-5"),
     "bloom.readCost.parallelRanges": (["0", "4"], MISS, "2000"),
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
 }
@@ -268,6 +269,7 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.filterReads": row(v1=NO_BLOOM_METRICS),
     "bloom.readCost.latencyMicros": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.readCost.megabytesPerSecond": lambda route: TAIL_HOLDS_FILTERS,
+    "bloom.readCost.driverMegabytesPerSecond": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.readCost.parallelRanges": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.sparkPushdown": row(),
 }

@@ -24,9 +24,11 @@ object FilterReads {
 
 /**
  * The read cost model's figures a scan gives (`bloom.readCost.*`): each 0 takes the file system's
- * default (`planning.ReadCost`).
+ * default (`planning.ReadCost`). `filesAtOnce` is not an option: planning sets it to the files it
+ * reads at once, which share the driver's bandwidth.
  */
-final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: Long = 0, parallelRanges: Long = 0)
+final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: Long = 0, parallelRanges: Long = 0,
+    driverMegabytesPerSecond: Long = 0, filesAtOnce: Int = 1)
 
 /**
  * The read options of the `bloomparquet` source, typed. What each means, its
@@ -52,6 +54,7 @@ object BloomReadOptions {
       sparkPushdown = valid.get(SparkPushdownKey),
       earlyStop = valid.get(EarlyStop),
       filterReads = valid.get(FilterReadsKey),
-      readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges)))
+      readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges),
+        valid.get(ReadDriverMegabytesPerSecond)))
   }
 }

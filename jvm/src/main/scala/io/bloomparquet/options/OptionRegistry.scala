@@ -45,6 +45,11 @@ object OptionRegistry {
     Some(0L), Seq(Read),
     "the cost model's bandwidth of one planning read, in MB/s; 0 = the file system's default: " +
       "local 2,000, HDFS 200, object stores and any other 100")
+  val ReadDriverMegabytesPerSecond: OptionSpec[Long] = OptionSpec("bloom.readCost.driverMegabytesPerSecond",
+    IntRange(0, 1000000L), Some(0L), Seq(Read),
+    "the cost model's bandwidth of all planning reads at once (the driver's network, or an executor's in a " +
+      "planning job), in MB/s, shared by the files read at once (bloom.planningParallelism); 0 = the file " +
+      "system's default: HDFS and object stores 1,000, local and any other unlimited")
   val ReadParallelRanges: OptionSpec[Long] = OptionSpec("bloom.readCost.parallelRanges", IntRange(0, 1024), Some(0L),
     Seq(Read),
     "ranges of one file a planning read fetches at once: above 1, a file's filter blocks are read in one " +
@@ -117,7 +122,7 @@ object OptionRegistry {
       "(no selective predicate on the key side); 0: off")
 
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, ReadLatencyMicros,
-    ReadMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
+    ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
     SqlPlanTimePruning, SqlParquet, DeltaEnabled, KeySetMaxBytes)
 

@@ -24,12 +24,17 @@ object BloomColumns {
   /** Column names (as the files spell them) with a filter in any of `files`' sampled footers. */
   def in(files: Seq[FileStatus], conf: Configuration, useCache: Boolean): Set[String] = {
     val sample = (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
-    sample.flatMap(f => of(FileKey(f.getPath.toString, f.getLen, f.getModificationTime), conf, useCache)).toSet
+    val keys = sample.map(f => FileKey(f.getPath.toString, f.getLen, f.getModificationTime))
+    val listed = ListedVersions.fill(keys, conf)
+    keys.flatMap { k =>
+      val key = listed.keys(k)
+      of(key, conf, useCache, listed.status(key))
+    }.toSet
   }
 
-  /** One file's filtered top-level columns; none when its footer can't be read. */
-  def of(key: FileKey, conf: Configuration, useCache: Boolean): Set[String] =
-    try filtered(footer(key, conf, useCache))
+  /** One file's filtered top-level columns (opened with its `listed` status if any); none when its footer can't be read. */
+  def of(key: FileKey, conf: Configuration, useCache: Boolean, listed: Option[FileStatus] = None): Set[String] =
+    try filtered(footer(key, conf, useCache, listed))
     catch { case NonFatal(_) => Set.empty }
 
   def filtered(footer: ParquetMetadata): Set[String] =
@@ -37,17 +42,21 @@ object BloomColumns {
       .filter(c => c.getBloomFilterOffset >= 0)
       .map(_.getPath.toArray.head).toSet
 
-  private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean): ParquetMetadata = {
-    val Versioned(key, _, useCache) = Versioned(path, conf, cacheWanted)
+  private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean, listed: Option[FileStatus]): ParquetMetadata = {
+    val Versioned(key, _, useCache, asked) = Versioned(path, conf, cacheWanted)
     (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {
-      val file = HadoopInputFile.fromStatus(
-        new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path)), conf)
-      val stream = file.newStream()
-      val read = try FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)._1
-      finally stream.close()
+      val status = listed.orElse(asked).getOrElse(PlanningOpen.status(key))
+      val file = HadoopInputFile.fromStatus(status, conf)
+      val stream = PlanningOpen.stream(status, file, conf)
+      val index = try {
+        val (read, tail) = FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)
+        val index = new FileBloomIndex(read)
+        if (useCache) tail.foreach(FilePruner.addFiltersInTail(index, _, key))
+        index
+      } finally stream.close()
       // Encrypted footers stay out of the shared cache (as FilePruner keeps them out).
-      if (useCache && !FileDecryption.isEncrypted(read)) FileBloomIndexCache.put(key, new FileBloomIndex(read))
-      read
+      if (useCache && !FileDecryption.isEncrypted(index.footer)) FileBloomIndexCache.put(key, index)
+      index.footer
     }
   }
 }

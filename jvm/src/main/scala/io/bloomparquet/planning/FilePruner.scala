@@ -9,10 +9,11 @@ import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound}
+import io.bloomparquet.tail.FooterTail
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
-import org.apache.parquet.hadoop.util.{HadoopInputFile, HadoopStreams}
+import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.io.{InputFile, SeekableInputStream}
 import org.apache.parquet.schema.MessageType
 
@@ -55,18 +56,18 @@ object FilePruner {
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
       cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
       tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto,
-      costs: ReadCostSettings = ReadCostSettings()): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs)
+      costs: ReadCostSettings = ReadCostSettings(), listed: Option[FileStatus] = None): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs, listed)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads,
-      costs: ReadCostSettings): Option[FileOutcome] = {
+      costs: ReadCostSettings, listed: Option[FileStatus]): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
-    val Versioned(key, version, useCache) = Versioned(path, conf, cacheWanted)
+    val Versioned(key, version, useCache, asked) = Versioned(path, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
-    val file = new LazyFile(key, conf)
+    val file = new LazyFile(listed.orElse(asked).getOrElse(PlanningOpen.status(key)), conf)
     try {
       // The footer's read, kept: filters lying in it are served from memory (one request per file).
       val (index, tail) = cached.fold {
@@ -101,30 +102,32 @@ object FilePruner {
     } finally file.close()
   }
 
-  /**
-   * A file opened on first use (a cached decision reads nothing), closed once. Opened with
-   * Hadoop's `openFile` and the listed status (no status call on open where the store honours
-   * it), for random reads, with a buffer of [[ReadBufferBytes]] rather than `io.file.buffer.size`
-   * (Spark sets 64 KiB): a planning read is a footer or a few 32-byte blocks, and a buffered stream
-   * fills its buffer on every seek (the local file system read 64 KiB per probed block).
-   */
-  private final class LazyFile(key: FileKey, conf: Configuration) {
-    private val status = new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path))
+  /** A file opened on first use (a cached decision reads nothing), once ([[PlanningOpen]]), closed once. */
+  private final class LazyFile(status: FileStatus, conf: Configuration) {
     lazy val input: InputFile = HadoopInputFile.fromStatus(status, conf)
     private var opened: SeekableInputStream = null
     def stream(): SeekableInputStream = {
-      if (opened == null) {
-        opened =
-          try {
-            val open = status.getPath.getFileSystem(conf).openFile(status.getPath).withFileStatus(status)
-              .opt("fs.option.openfile.read.policy", "random")
-              .opt("fs.option.openfile.buffer.size", ReadBufferBytes.toString)
-            HadoopStreams.wrap(open.build().get())
-          } catch { case NonFatal(_) => input.newStream() } // a store that refuses the status: parquet-java's open
-      }
+      if (opened == null) opened = PlanningOpen.stream(status, input, conf)
       opened
     }
     def close(): Unit = if (opened != null) opened.close()
+  }
+
+  /**
+   * Adds to `index` the whole filters lying in `tail` (read with the footer: no request), judged as
+   * any filter read is. A footer read for another purpose ([[BloomColumns]]) then leaves pruning
+   * nothing to fetch again where the tail held the filters too (our writer's files).
+   */
+  def addFiltersInTail(index: FileBloomIndex, tail: FooterTail, key: FileKey): Unit = {
+    val blocks = index.footer.getBlocks.asScala.toIndexedSeq
+    val inTail = for {
+      (block, rg) <- blocks.zipWithIndex
+      (chunk, c) <- block.getColumns.asScala.zipWithIndex
+      if chunk.getBloomFilterOffset >= tail.stream.start && index.filter(rg, c).isEmpty &&
+        ParquetFilterShims.bloomFilterLength(chunk).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
+    } yield (rg, c)
+    if (inTail.nonEmpty) readMissing(index, blocks, Wanted(inTail, skip = false, inTail, _ => Nil), tail.stream,
+      key.length, ReadCost.forPath(key.path, ReadCostSettings()), Some(tail.stream.start), FilterReads.Whole)
   }
 
   /** The buffer of a planning read's stream: a file system reads at least this much per seek. */

@@ -22,23 +22,6 @@ import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Fil
  * Elsewhere nothing is offered: path, length and modification time stay the only key
  * (the user guide names that residual risk).
  */
-/**
- * `key` with the version its file system offers, that version, and whether the cache may serve
- * it (wanted, and the version is not unknown: a file whose version can't be had is read fresh).
- */
-final case class Versioned(key: FileKey, version: FileVersion.Lookup, useCache: Boolean)
-
-object Versioned {
-  def apply(path: FileKey, conf: Configuration, cacheWanted: Boolean): Versioned = {
-    val version = FileVersion.of(path.path, conf)
-    val key = version match {
-      case FileVersion.Version(v) => path.copy(version = Some(v))
-      case _ => path
-    }
-    Versioned(key, version, cacheWanted && version != FileVersion.Unknown)
-  }
-}
-
 object FileVersion {
 
   sealed trait Lookup
@@ -49,17 +32,30 @@ object FileVersion {
   /** The file system offers versions but this file's could not be had: don't trust the cache for it. */
   case object Unknown extends Lookup
 
-  def of(path: String, conf: Configuration): Lookup =
+  def of(path: String, conf: Configuration): Lookup = lookup(path, conf)._1
+
+  /** The version of the file at `path`, and the status asked for it if one was (etag stores, HDFS). */
+  def lookup(path: String, conf: Configuration): (Lookup, Option[FileStatus]) =
     try {
       val p = new Path(path)
-      p.getFileSystem(conf) match {
+      val fs = p.getFileSystem(conf)
+      lazy val status = fs.getFileStatus(p)
+      val version = of(fs, p, status)
+      (version,
+        if (version == NotOffered || fs.isInstanceOf[LocalFileSystem] || fs.isInstanceOf[RawLocalFileSystem]) None
+        else Some(status))
+    } catch { case NonFatal(_) => (Unknown, None) }
+
+  /** The version of the file at `p`, whose `status` the caller already holds (no second status call). */
+  def of(fs: FileSystem, p: Path, status: => FileStatus): Lookup =
+    try fs match {
         case fs: LocalFileSystem => localVersion(fs.pathToFile(p))
         case fs: RawLocalFileSystem => localVersion(fs.pathToFile(p))
-        case fs if fs.hasPathCapability(p, CommonPathCapabilities.ETAGS_AVAILABLE) => etag(fs.getFileStatus(p))
-        case fs if hdfs(fs) => fileId(fs.getFileStatus(p))
+        case fs if fs.hasPathCapability(p, CommonPathCapabilities.ETAGS_AVAILABLE) => etag(status)
+        case fs if hdfs(fs) => fileId(status)
         case _ => NotOffered
       }
-    } catch { case NonFatal(_) => Unknown }
+    catch { case NonFatal(_) => Unknown }
 
   private def localVersion(file: java.io.File): Lookup = {
     val attrs = Files.readAttributes(Paths.get(file.getPath), "unix:ino,ctime")
@@ -81,4 +77,26 @@ object FileVersion {
       val id = status.getClass.getMethod("getFileId").invoke(status)
       Version(s"fileId=$id,mtime=${status.getModificationTime}")
     } catch { case NonFatal(_) => NotOffered }
+}
+
+/**
+ * `key` with the version its file system offers, that version, whether the cache may serve it
+ * (wanted, and the version is not unknown: a file whose version can't be had is read fresh), and
+ * the status a status call returned for it (to open the file with: S3A's streams take an etag
+ * only from its own statuses).
+ */
+final case class Versioned(key: FileKey, version: FileVersion.Lookup, useCache: Boolean, status: Option[FileStatus])
+
+object Versioned {
+  /** A key that already holds a version (a listing's etag: [[ListedVersions]]) costs no status call. */
+  def apply(path: FileKey, conf: Configuration, cacheWanted: Boolean): Versioned = {
+    val (version, status) = path.version.fold(FileVersion.lookup(path.path, conf))(v => (FileVersion.Version(v), None))
+    val key = version match {
+      case FileVersion.Version(v) => path.copy(version = Some(v))
+      case _ => path
+    }
+    // A status that disagrees with the key's listing is of a file changed since: not opened by it.
+    val same = status.filter(s => s.getLen == path.length && s.getModificationTime == path.modificationTime)
+    Versioned(key, version, cacheWanted && version != FileVersion.Unknown, same)
+  }
 }

@@ -6,9 +6,10 @@ import io.bloomparquet.options.ReadCostSettings
 /**
  * What a read costs on a file system, for choosing between reading probed filters whole and
  * reading only the blocks their probes hash to: time = rounds x `latencySeconds` + bytes /
- * `bytesPerSecond`, the bandwidth one planning thread gets (the driver's, shared by the
- * planning threads). A file's ranges go in rounds of `parallelRanges` (above 1: one vectored
- * read, whose ranges the file system fetches together; 1: one after the other). Pure.
+ * `bytesPerSecond`, the bandwidth one planning read gets (a stream's, or its share of the
+ * driver's when many files are read at once: [[ReadCost.forPath]]). A file's ranges go in rounds
+ * of `parallelRanges` (above 1: one vectored read, whose ranges the file system fetches
+ * together; 1: one after the other). Pure.
  */
 final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double, parallelRanges: Int = 1) {
 
@@ -45,6 +46,9 @@ object ReadCost {
    */
   val SecondsPerBlock: Double = 1.1e-6
 
+  /** Schemes of object stores' Hadoop clients. */
+  val ObjectStores: Set[String] = Set("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos", "cosn")
+
   /** Ranges of a vectored read this close are read as one (S3A merges them itself: `fs.s3a.vectored.read.min.seek.size`). */
   val VectoredMergeBytes: Long = 4096
 
@@ -59,20 +63,36 @@ object ReadCost {
     case None | Some("file") => ReadCost(20e-6, 2000 * MB)
     case Some("hdfs" | "viewfs") => ReadCost(1e-3, 200 * MB)
     case Some("s3a") => ReadCost(20e-3, 100 * MB, if (VectoredReads.supported) 4 else 1)
-    case Some("s3" | "s3n" | "gs" | "abfs" | "abfss" | "wasb" | "wasbs" | "oss" | "cos" | "cosn") =>
-      ReadCost(20e-3, 100 * MB)
+    case Some(s) if ObjectStores(s) => ReadCost(20e-3, 100 * MB)
     case Some(_) => ReadCost(5e-3, 100 * MB)
   }
 
   def forPath(path: String): ReadCost =
     forScheme(Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme))
 
-  /** The scheme's cost with what a scan's `bloom.readCost.*` settings give (0: the scheme's figure). */
+  /**
+   * The bandwidth of all planning reads at once (a driver's network: ~10 Gbit/s), per scheme:
+   * HDFS and object stores 1,000 MB/s; local files (the page cache) and others unlimited.
+   */
+  def driverBytesPerSecond(scheme: Option[String]): Double = scheme.map(_.toLowerCase(java.util.Locale.ROOT)) match {
+    case None | Some("file") => Double.PositiveInfinity
+    case Some(s) if ObjectStores(s) || s == "hdfs" || s == "viewfs" => 1000 * MB
+    case Some(_) => Double.PositiveInfinity
+  }
+
+  /**
+   * The scheme's cost with what a scan's `bloom.readCost.*` settings give (0: the scheme's figure).
+   * A read gets its stream's bandwidth, or its share of the driver's when the files read at once
+   * (`filesAtOnce`) would together exceed it: at scale, whole filters lose for the bytes alone.
+   */
   def forPath(path: String, settings: ReadCostSettings): ReadCost = {
-    val base = forPath(path)
+    val scheme = Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme)
+    val base = forScheme(scheme)
+    val stream = if (settings.megabytesPerSecond > 0) settings.megabytesPerSecond * MB else base.bytesPerSecond
+    val driver = if (settings.driverMegabytesPerSecond > 0) settings.driverMegabytesPerSecond * MB else driverBytesPerSecond(scheme)
     ReadCost(
       if (settings.latencyMicros > 0) settings.latencyMicros * 1e-6 else base.latencySeconds,
-      if (settings.megabytesPerSecond > 0) settings.megabytesPerSecond * MB else base.bytesPerSecond,
+      math.min(stream, driver / math.max(1, settings.filesAtOnce)),
       if (!VectoredReads.supported) 1 else if (settings.parallelRanges > 0) settings.parallelRanges.toInt else base.parallelRanges)
   }
 }

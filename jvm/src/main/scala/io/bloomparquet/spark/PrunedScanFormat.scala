@@ -79,8 +79,9 @@ object PrunedScanFormat {
   private[spark] def unchanged(path: String, kept: KeptRowGroups, conf: Configuration): Boolean =
     try {
       val p = new Path(path)
-      val status = p.getFileSystem(conf).getFileStatus(p)
+      val fs = p.getFileSystem(conf)
+      val status = fs.getFileStatus(p)
       status.getLen == kept.length && status.getModificationTime == kept.modificationTime &&
-      FileVersion.of(path, conf) == kept.version
+      FileVersion.of(fs, p, status) == kept.version
     } catch { case NonFatal(_) => false }
 }

@@ -4,10 +4,11 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, PlanningPool, ProbeGate, ReadCost, TailSizer}
+import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, ProbeGate, ReadCost, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 
 /**
@@ -74,22 +75,32 @@ object SplitPruning {
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
   }
 
-  /** Each file's outcome where `site` says: on the driver, in a planning job, or in this task. */
+  /**
+   * Each file's outcome where `site` says: on the driver, in a planning job, or in this task.
+   * Planning versions the files from a listing of each directory first ([[ListedVersions]]), not
+   * a status call per file.
+   */
   def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
       settings: ReadSettings): Map[FileKey, FileOutcome] = site match {
-    case PruningSite.Planning(spark) if settings.distributedThreshold.exists(keys.size >= _) =>
-      DistributedPlanning.outcomes(spark, keys, predicate, conf, settings)
-    case PruningSite.Planning(_) => outcomesHere(keys, predicate, conf, settings, settings.bloom.planningParallelism)
+    case PruningSite.Planning(spark) =>
+      val listedVersions = ListedVersions.fill(keys, conf, settings.bloom.planningParallelism)
+      val files = listedVersions.keys.values.toSeq.distinct
+      val outcomes =
+        if (settings.distributedThreshold.exists(files.size >= _)) DistributedPlanning.outcomes(spark, files, predicate, conf, settings)
+        else outcomesHere(files, predicate, conf, settings, settings.bloom.planningParallelism, listedVersions.status)
+      keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap
     // A task's core is its parallelism: its files are read one after the other.
     case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
   }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
   def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
-      parallelism: Int): Map[FileKey, FileOutcome] = {
+      parallelism: Int, listed: FileKey => Option[FileStatus] = _ => None): Map[FileKey, FileOutcome] = {
     ProcessConfs.applyOnExecutor()
     val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
-    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path, settings.bloom.readCost)))
+    // The files read at once share the driver's (or this executor's) bandwidth.
+    val costs = settings.bloom.readCost.copy(filesAtOnce = math.max(1, math.min(parallelism, keys.size)))
+    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path, costs)))
     val gate = ProbeGate(predicate, settings.bloom.earlyStop)
     val useCache = settings.bloom.useCache
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
@@ -98,6 +109,6 @@ object SplitPruning {
       key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
       key =>
         FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer,
-          reads = settings.bloom.filterReads, costs = settings.bloom.readCost).get, pilot)
+          reads = settings.bloom.filterReads, costs = costs, listed = listed(key)).get, pilot)
   }
 }

@@ -53,8 +53,9 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
   private def current(path: String): Option[(Long, Long, FileVersion.Lookup)] =
     try {
       val p = new org.apache.hadoop.fs.Path(path)
-      val status = p.getFileSystem(conf.value.value).getFileStatus(p)
-      Some((status.getLen, status.getModificationTime, FileVersion.of(path, conf.value.value)))
+      val fs = p.getFileSystem(conf.value.value)
+      val status = fs.getFileStatus(p)
+      Some((status.getLen, status.getModificationTime, FileVersion.of(fs, p, status)))
     } catch { case NonFatal(_) => None }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =

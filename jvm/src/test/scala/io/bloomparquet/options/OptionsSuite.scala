@@ -30,6 +30,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.filterReads" -> (("Blocks", FilterReads.Blocks), Some("partly")),
     "bloom.readCost.latencyMicros" -> (("20_000", 20000L), Some("-1")),
     "bloom.readCost.megabytesPerSecond" -> (("100", 100L), Some("fast")),
+    "bloom.readCost.driverMegabytesPerSecond" -> (("1_000", 1000L), Some("-5")),
     "bloom.readCost.parallelRanges" -> (("4", 4L), Some("2000")),
     "bloom.sparkPushdown" -> (("NONE", SparkPushdown.Off), Some("some")),
     "bloom.columns" -> (("id, s.x,", Seq("id", "s.x")), None),

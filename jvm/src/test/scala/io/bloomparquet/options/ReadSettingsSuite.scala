@@ -40,22 +40,24 @@ class ReadSettingsSuite extends munit.FunSuite {
     assertEquals(bloom.filterReads, OptionRegistry.FilterReadsKey.default.get)
     assertEquals(bloom.readCost,
       ReadCostSettings(OptionRegistry.ReadLatencyMicros.default.get,
-        OptionRegistry.ReadMegabytesPerSecond.default.get, OptionRegistry.ReadParallelRanges.default.get))
+        OptionRegistry.ReadMegabytesPerSecond.default.get, OptionRegistry.ReadParallelRanges.default.get,
+        OptionRegistry.ReadDriverMegabytesPerSecond.default.get))
   }
 
   test("every read option given reaches the settings, typed; keys without case") {
     val s = resolve(Map("bloom.enabled" -> "false", "BLOOM.MODE" -> "task", "bloom.cache" -> "false",
         "bloom.planningParallelism" -> "3", "bloom.EarlyStop" -> "false", "bloom.sparkPushdown" -> "all",
         "bloom.filterReads" -> "BLOCKS", "bloom.readCost.latencyMicros" -> "20000",
-        "bloom.readCost.megabytesPerSecond" -> "50", "Bloom.ReadCost.ParallelRanges" -> "4"))
+        "bloom.readCost.megabytesPerSecond" -> "50", "Bloom.ReadCost.ParallelRanges" -> "4",
+        "bloom.readCost.driverMegabytesPerSecond" -> "800"))
     assertEquals(s.bloom,
       BloomReadOptions(enabled = false, PruningMode.Task, useCache = false, 3, SparkPushdown.All,
-        earlyStop = false, FilterReads.Blocks, ReadCostSettings(20000, 50, 4)))
+        earlyStop = false, FilterReads.Blocks, ReadCostSettings(20000, 50, 4, 800)))
     // A new read option must be added to this test (and to tests/test_read_option_routes.py's table).
     assertEquals(OptionRegistry.inScope(Scope.Read).map(_.key),
       Seq("bloom.enabled", "bloom.mode", "bloom.cache", "bloom.planningParallelism", "bloom.earlyStop",
         "bloom.filterReads", "bloom.readCost.latencyMicros", "bloom.readCost.megabytesPerSecond",
-        "bloom.readCost.parallelRanges", "bloom.sparkPushdown"))
+        "bloom.readCost.driverMegabytesPerSecond", "bloom.readCost.parallelRanges", "bloom.sparkPushdown"))
   }
 
   test("session values come from the session conf; options can't set them, and session confs set no option") {
@@ -74,7 +76,7 @@ class ReadSettingsSuite extends munit.FunSuite {
     val bad = Map("bloom.enabled" -> "yes", "bloom.mode" -> "fast", "bloom.cache" -> "0",
       "bloom.planningParallelism" -> "0", "bloom.earlyStop" -> "off", "bloom.sparkPushdown" -> "some",
       "bloom.filterReads" -> "partly", "bloom.readCost.latencyMicros" -> "-1", "bloom.readCost.megabytesPerSecond" -> "fast",
-      "bloom.readCost.parallelRanges" -> "2000")
+      "bloom.readCost.parallelRanges" -> "2000", "bloom.readCost.driverMegabytesPerSecond" -> "-5")
     OptionRegistry.inScope(Scope.Read).foreach { spec =>
       val e = error(resolve(Map(spec.key -> bad(spec.key))))
       assert(e.contains(s"option '${spec.key}' = '${bad(spec.key)}': expected ${spec.kind.allowed}"), e)

@@ -180,6 +180,22 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(ReadCost.forPath("file:/f", ReadCostSettings()), local)
   }
 
+  test("files read at once share the driver's bandwidth: at scale, one after another, whole filters lose") {
+    val one = ReadCost.forPath("s3a://b/f", ReadCostSettings(parallelRanges = 1))
+    assertEquals(one.bytesPerSecond, 100e6) // a stream's own: 16 files at 62.5 MB/s, 10 at 100 MB/s exactly fill 1 GB/s
+    val ten = ReadCost.forPath("s3a://b/f", ReadCostSettings(parallelRanges = 1, filesAtOnce = 10))
+    assertEquals(ten.bytesPerSecond, 100e6)
+    val many = ReadCost.forPath("s3a://b/f", ReadCostSettings(parallelRanges = 1, filesAtOnce = 64))
+    assertEquals(many.bytesPerSecond, 1000e6 / 64)
+    def blocks(c: ReadCost) = c.seconds(2, 64)
+    def whole(c: ReadCost) = c.seconds(1, 1L << 20)
+    assert(blocks(one) > whole(one), "alone, a second request costs more than 1 MiB of transfer")
+    assert(blocks(many) < whole(many), "64 files at once: 1 MiB at 15.6 MB/s costs more than a request")
+    // Local files (the page cache) have no shared limit; a setting gives one anywhere.
+    assertEquals(ReadCost.forPath("file:/f", ReadCostSettings(filesAtOnce = 64)).bytesPerSecond, 2000e6)
+    assertEquals(ReadCost.forPath("file:/f", ReadCostSettings(filesAtOnce = 4, driverMegabytesPerSecond = 400)).bytesPerSecond, 100e6)
+  }
+
   test("the same ranges read in one vectored read or one by one give the same blocks and bytes") {
     assume(VectoredReads.supported, "no vectored reads in this Spark's parquet-java")
     val path = largeFilters(6000, "ranges")

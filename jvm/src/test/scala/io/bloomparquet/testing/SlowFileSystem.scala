@@ -17,7 +17,8 @@ import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, FileRange, Path}
  * S3: each positioned read, and the first stream read after an open or a seek
  * elsewhere (reads that follow on sequentially belong to the same GET).
  * A vectored read's ranges are GETs fetched [[setParallelRanges]] at a time, as S3A fetches
- * them (4 by default): each round of them waits the latency once. With [[setMegabytesPerSecond]],
+ * them (4 by default): each round of them waits the latency once. With [[setMegabytesPerSecond]]
+ * (and [[setDriverMegabytesPerSecond]], a bandwidth all streams share),
  * bytes take time too: each stream (and each range fetched at once) gets that bandwidth.
  * Listings and statuses cost nothing and are not counted (the same for every
  * reader). Settings and counts are JVM-wide (executors of `local[n]` share them).
@@ -51,6 +52,9 @@ object SlowFileSystem {
   @volatile private var openLatencyMs = 0L
   @volatile private var parallelRanges = 4
   @volatile private var bytesPerSecond = 0.0
+  @volatile private var driverBytesPerSecond = 0.0
+  // When the shared pipe of [[setDriverMegabytesPerSecond]] is next free, in System.nanoTime.
+  private var pipeFreeAt = 0L
 
   /** Hadoop settings that mount this file system under `slow:`. */
   def settings(): java.util.Map[String, String] = Map(s"fs.$Scheme.impl" -> classOf[SlowFileSystem].getName).asJava
@@ -61,9 +65,24 @@ object SlowFileSystem {
   /** The bandwidth of one stream (0: unlimited). */
   def setMegabytesPerSecond(mbps: Double): Unit = bytesPerSecond = mbps * 1e6
 
-  /** The time `bytes` take at one stream's bandwidth, spread over `streams` at once. */
-  private[testing] def transfer(bytes: Long, streams: Int = 1): Unit =
-    if (bytesPerSecond > 0 && bytes > 0) java.util.concurrent.locks.LockSupport.parkNanos((bytes / (bytesPerSecond * streams) * 1e9).toLong)
+  /** The bandwidth of all streams at once, shared first come first served (0: unlimited). */
+  def setDriverMegabytesPerSecond(mbps: Double): Unit = synchronized { driverBytesPerSecond = mbps * 1e6; pipeFreeAt = 0L }
+
+  /**
+   * The time `bytes` take at one stream's bandwidth, spread over `streams` at once, and no sooner
+   * than the shared pipe carries them after the bytes queued before.
+   */
+  private[testing] def transfer(bytes: Long, streams: Int = 1): Unit = if (bytes > 0) {
+    val started = System.nanoTime()
+    val own = if (bytesPerSecond > 0) (bytes / (bytesPerSecond * streams) * 1e9).toLong else 0L
+    val shared = if (driverBytesPerSecond <= 0) started
+    else synchronized {
+      pipeFreeAt = math.max(pipeFreeAt, started) + (bytes / driverBytesPerSecond * 1e9).toLong
+      pipeFreeAt
+    }
+    val until = math.max(started + own, shared)
+    java.util.concurrent.locks.LockSupport.parkNanos(until - started)
+  }
 
   /** GETs of one vectored read fetched at once. */
   def setParallelRanges(n: Int): Unit = parallelRanges = math.max(1, n)

@@ -1,0 +1,49 @@
+"""Hadoop's S3A client against a local S3 server (``local_s3``): a SparkSession with
+``hadoop-aws`` through ``spark.jars.packages``, as a user on S3 starts one. These tests run in a
+pytest process of their own (bin/test, ``BLOOMPARQUET_S3A=1``, on the default Spark): a process
+holds one SparkContext, and its class path is set when it starts.
+
+Two buckets, one per S3A input stream: ``analytics`` (Hadoop 3.5's default, which asks for an
+object's metadata unless opened with an S3A status) and ``classic``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import local_s3
+
+BUCKETS = {"analytics": "analytics", "classic": "classic"}
+TEST_JAR = Path(__file__).resolve().parents[2] / "jvm" / "target" / "bloomparquet-tests.jar"
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    server, endpoint = local_s3.start_server()
+    yield endpoint
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def s3(s3_endpoint: str) -> Any:
+    """A boto3 client of the local server, with the buckets made."""
+    return local_s3.client(s3_endpoint, list(BUCKETS.values()))
+
+
+@pytest.fixture(scope="session")
+def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    import bloomparquet as bp
+
+    conf = {
+        **local_s3.session_conf(s3_endpoint, **{f"bucket.{BUCKETS['classic']}.input.stream.type": "classic"}),
+        "spark.jars": str(TEST_JAR),
+        "spark.driver.extraClassPath": str(TEST_JAR),
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
+    }
+    session = bp.session(master="local[2]", **conf)
+    yield session
+    session.stop()
