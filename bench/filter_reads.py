@@ -6,7 +6,8 @@ expected-NDV setting): whole filters against the blocks the probes hash to (``bl
 
 Writes (once, into bench-out/filter-reads-<files>x<mib>m) FILES Parquet files with Spark's own
 writer, one row group each, a bloom filter on ``k`` set through parquet-java's Hadoop settings
-(``parquet.bloom.filter.expected.ndv#k``, rounded up by parquet-java to ``--filter-mib``). Then,
+(``parquet.bloom.filter.expected.ndv#k``, rounded up by parquet-java to ``--filter-mib``, or
+``--filter-kib`` for smaller ones). Then,
 in one session, per query (point miss, point hit, IN 10 present, IN 1,000 absent) and way:
 
 - ``bloomparquet`` with ``bloom.filterReads`` = ``whole``, ``blocks`` and ``auto`` (the cost model);
@@ -66,7 +67,7 @@ def key(i: int) -> int:
     return i * SCATTER % MODULUS * 2
 
 
-def write(spark: Any, out: Path, files: int, mib: int) -> None:
+def write(spark: Any, out: Path, files: int, kib: int) -> None:
     if (out / "_SUCCESS").is_file():
         return
     (
@@ -75,8 +76,8 @@ def write(spark: Any, out: Path, files: int, mib: int) -> None:
         .selectExpr(f"id * {SCATTER} % {MODULUS} * 2 AS k", "id % 97 AS v")
         .write.mode("overwrite")
         .option("parquet.bloom.filter.enabled#k", "true")
-        .option("parquet.bloom.filter.expected.ndv#k", str(NDV_PER_MIB * mib))
-        .option("parquet.bloom.filter.max.bytes", str(mib << 20))
+        .option("parquet.bloom.filter.expected.ndv#k", str(NDV_PER_MIB * kib // 1024))
+        .option("parquet.bloom.filter.max.bytes", str(kib << 10))
         .parquet(str(out))
     )
 
@@ -142,6 +143,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", type=int, default=400)
     ap.add_argument("--filter-mib", type=int, default=1)
+    ap.add_argument("--filter-kib", type=int, default=0, help="filters below 1 MiB (overrides --filter-mib)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     ap.add_argument("--latency-ms", type=int, default=0, help="read through slow:// at this latency per request")
@@ -165,8 +167,10 @@ def main() -> int:
         server, endpoint = local_s3.start_server()
         conf.update(local_s3.session_conf(endpoint, **{"input.stream.type": "classic"}))
     spark = bp.session(**conf)
-    data = args.out / f"filter-reads-{args.files}x{args.filter_mib}m-scattered"
-    write(spark, data, args.files, args.filter_mib)
+    kib = args.filter_kib or args.filter_mib * 1024
+    size = f"{kib}k" if kib % 1024 else f"{kib // 1024}m"
+    data = args.out / f"filter-reads-{args.files}x{size}-scattered"
+    write(spark, data, args.files, kib)
     table = str(data)
     cost: dict[str, str] = {}
     if args.latency_ms:
@@ -203,7 +207,7 @@ def main() -> int:
         queries = {q: v for q, v in queries.items() if q in args.only.split(",")}
     if args.ways:
         ways = {w: f for w, f in ways.items() if w in args.ways.split(",")}
-    print(f"{args.files} files, {args.filter_mib} MiB filters, {store}; best of {args.rounds}", flush=True)
+    print(f"{args.files} files, {size}iB filters, {store}; best of {args.rounds}", flush=True)
     results = []
     for name, values in queries.items():
         where = f"k IN ({', '.join(map(str, values))})"

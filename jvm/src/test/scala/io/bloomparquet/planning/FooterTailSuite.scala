@@ -101,7 +101,12 @@ class FooterTailSuite extends munit.FunSuite {
     sizer.learn(200000)
     sizer.learn(100000)
     assertEquals(sizer.size, 200000L)
+    // A need beyond the bound is not learned: a tail cut at the bound would stop short of it, and each
+    // later file would read its 4 MiB and then its filter again (whole 4 MiB filters were read twice).
+    sizer.learn(TailSizer.Max + 1)
     sizer.learn(Long.MaxValue)
+    assertEquals(sizer.size, 200000L)
+    sizer.learn(TailSizer.Max)
     assertEquals(sizer.size, TailSizer.Max)
   }
 }

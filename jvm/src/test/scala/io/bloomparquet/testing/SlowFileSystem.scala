@@ -9,10 +9,12 @@ import java.util.function.IntFunction
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, FileRange, Path}
+import org.apache.hadoop.fs.impl.OpenFileParameters
 
 /**
  * The local file system under the scheme `slow:` (test jar only), behaving like
- * an object store for reads: every open and every GET waits a set latency, and
+ * an object store for reads: every open (but one with the caller's status, as S3A's
+ * `openFile`) and every GET waits a set latency, and
  * GETs and bytes are counted per file. A GET is what a ranged GET would be on
  * S3: each positioned read, and the first stream read after an open or a seek
  * elsewhere (reads that follow on sequentially belong to the same GET).
@@ -27,10 +29,18 @@ class SlowFileSystem extends LocalUnderScheme {
   override def getUri: URI = SlowFileSystem.Uri
   override def getScheme: String = SlowFileSystem.Scheme
 
-  override def open(f: Path, bufferSize: Int): FSDataInputStream = {
+  override def open(f: Path, bufferSize: Int): FSDataInputStream = counted(f, bufferSize, SlowFileSystem.openLatencyMs)
+
+  // As S3A's: a file opened with the status its caller already holds asks for none (no request on open).
+  override protected def openFileWithOptions(path: Path,
+      parameters: OpenFileParameters): CompletableFuture[FSDataInputStream] =
+    if (parameters.getStatus == null) super.openFileWithOptions(path, parameters)
+    else CompletableFuture.completedFuture(counted(path, parameters.getBufferSize, latencyMs = 0))
+
+  private def counted(f: Path, bufferSize: Int, latencyMs: Long): FSDataInputStream = {
     val counts = SlowFileSystem.countsOf(f)
     counts.opens.incrementAndGet()
-    SlowFileSystem.pause(SlowFileSystem.openLatencyMs)
+    SlowFileSystem.pause(latencyMs)
     new FSDataInputStream(new CountingStream(super.open(f, bufferSize), counts))
   }
 }
@@ -103,7 +113,7 @@ object SlowFileSystem {
     pause(getLatencyMs * ((n + parallelRanges - 1) / parallelRanges))
     transfer(bytes, math.min(n, parallelRanges))
   }
-  private def pause(ms: Long): Unit = if (ms > 0) Thread.sleep(ms)
+  private[testing] def pause(ms: Long): Unit = if (ms > 0) Thread.sleep(ms)
 
   /** (opens, GETs, bytes) of one file (a local path or a `slow:` URI). */
   def of(path: String): Array[Long] = Option(counts.get(key(new Path(path))))
