@@ -101,7 +101,7 @@ def test_process_wide_confs_are_applied_once_per_jvm(spark, tmp_path) -> None:
     spark.range(10).write.parquet(str(tmp_path / "t"))
     bp.read_bloom(spark, str(tmp_path / "t")).where("id = 3").collect()
     jvm = spark._jvm  # type: ignore[attr-defined]
-    threads = int(spark.conf.get("spark.bloomparquet.planning.threads", "16"))
+    threads = int(spark.conf.get("spark.bloomparquet.planning.threads", "64"))
     assert jvm.io.bloomparquet.planning.PlanningPool.maxThreads() == threads
 
 

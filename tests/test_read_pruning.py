@@ -188,7 +188,7 @@ def test_invalid_options_name_the_option(spark, lake: Path) -> None:
         "bloom.mode": ("bogus", "plan, task"),
         "bloom.enabled": ("yes", "true or false"),
         "bloom.cacheMb": ("-1", "0 to"),
-        "bloom.planningParallelism": ("0", "1 to 1024"),
+        "bloom.planningParallelism": ("-1", "0 to 1024"),
         "bloom.sparkPushdown": ("some", "safe, all, none"),
         "BLOOM.NOPE": ("1", "did you mean 'bloom.mode'?"),
     }

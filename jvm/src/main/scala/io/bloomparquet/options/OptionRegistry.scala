@@ -25,8 +25,10 @@ object OptionRegistry {
     deprecatedKeys = Seq(DeprecatedKey("bloom.cacheMb", IntRange(0, 1L << 20),
         "0 means bloom.cache=false; the cache size is now spark.bloomparquet.cache.maxMb and other values do not " +
           "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
-  val PlanningParallelism: OptionSpec[Long] = OptionSpec("bloom.planningParallelism", IntRange(1, 1024), Some(16L),
-    Seq(Read), "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads)")
+  val PlanningParallelism: OptionSpec[Long] = OptionSpec("bloom.planningParallelism", IntRange(0, 1024), Some(0L),
+    Seq(Read),
+    "files whose footer and filters are read at once while planning (at most spark.bloomparquet.planning.threads); " +
+      "0 = the file system's: 64 on object stores, where planning waits on requests, 16 elsewhere")
   val EarlyStop: OptionSpec[Boolean] = OptionSpec("bloom.earlyStop", Bool, Some(true), Seq(Read),
     "stop reading and probing bloom filters for the rest of a scan once the filters read so far (their bit fill " +
       "against the number of values probed) show that less than 1 % of row groups could be pruned; the row groups " +
@@ -94,7 +96,9 @@ object OptionRegistry {
       "keyed by path, length, modification time and the version the file system offers (etag, inode and ctime, " +
       "HDFS file id); 0: nothing is cached")
   val PlanningThreads: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.threads", IntRange(1, 1024),
-    Some(16L), Seq(Session), "threads per JVM reading footers and filters while planning, shared by all queries")
+    Some(64L), Seq(Session),
+    "threads per JVM reading footers and filters while planning, shared by all queries " +
+      "(each uses at most its bloom.planningParallelism)")
   val PlanningDistributedThreshold: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.distributedThreshold",
     IntRange(0, Int.MaxValue), Some(0L), Seq(Session),
     "from this many files a scan's footers and filters are read by a Spark job on the executors rather than on the driver (0: never)")

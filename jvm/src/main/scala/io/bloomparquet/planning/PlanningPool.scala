@@ -26,6 +26,17 @@ object PlanningPool {
     p
   }
 
+  /** Files planned at once by default: on an object store planning waits on requests (20 ms each), elsewhere on I/O and CPU. */
+  val ObjectStoreParallelism: Int = 64
+  val DefaultParallelism: Int = 16
+
+  /** The files a scan of `path`'s file system plans at once: its `bloom.planningParallelism`, or (0) the scheme's default. */
+  def parallelism(setting: Int, path: Option[String]): Int =
+    if (setting > 0) setting
+    else if (path.exists(p => Option(new org.apache.hadoop.fs.Path(p).toUri.getScheme).exists(ReadCost.ObjectStores)))
+      ObjectStoreParallelism
+    else DefaultParallelism
+
   /** Threads the pool may run at once. */
   def maxThreads: Int = pool.getMaximumPoolSize
 

@@ -1,7 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileKey, FileOutcome}
+import io.bloomparquet.planning.{FileKey, FileOutcome, PlanningPool}
 import io.bloomparquet.pruning.BloomPredicate
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
@@ -25,8 +25,9 @@ object DistributedPlanning {
     val slices = math.max(1, math.min(keys.size, sc.defaultParallelism * 4))
     try {
       sc.parallelize(keys, slices).mapPartitions { part =>
-        SplitPruning.outcomesHere(part.toSeq, predicate, hadoopConf.value.value, settings,
-          settings.bloom.planningParallelism).iterator
+        val files = part.toSeq
+        SplitPruning.outcomesHere(files, predicate, hadoopConf.value.value, settings,
+          PlanningPool.parallelism(settings.bloom.planningParallelism, files.headOption.map(_.path))).iterator
       }.collect().toMap
     } finally hadoopConf.destroy()
   }

@@ -83,11 +83,12 @@ object SplitPruning {
   def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
       settings: ReadSettings): Map[FileKey, FileOutcome] = site match {
     case PruningSite.Planning(spark) =>
-      val listedVersions = ListedVersions.fill(keys, conf, settings.bloom.planningParallelism)
+      val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))
+      val listedVersions = ListedVersions.fill(keys, conf, parallelism)
       val files = listedVersions.keys.values.toSeq.distinct
       val outcomes =
         if (settings.distributedThreshold.exists(files.size >= _)) DistributedPlanning.outcomes(spark, files, predicate, conf, settings)
-        else outcomesHere(files, predicate, conf, settings, settings.bloom.planningParallelism, listedVersions.status)
+        else outcomesHere(files, predicate, conf, settings, parallelism, listedVersions.status)
       keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap
     // A task's core is its parallelism: its files are read one after the other.
     case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)

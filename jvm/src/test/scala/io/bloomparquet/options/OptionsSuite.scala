@@ -25,7 +25,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.enabled" -> (("FALSE", false), Some("yes")),
     "bloom.mode" -> ((" Task ", PruningMode.Task), Some("fast")),
     "bloom.cache" -> (("false", false), Some("0")),
-    "bloom.planningParallelism" -> (("1_000", 1000L), Some("0")),
+    "bloom.planningParallelism" -> (("1_000", 1000L), Some("-1")),
     "bloom.earlyStop" -> (("False", false), Some("off")),
     "bloom.filterReads" -> (("Blocks", FilterReads.Blocks), Some("partly")),
     "bloom.readCost.latencyMicros" -> (("20_000", 20000L), Some("-1")),
@@ -73,18 +73,18 @@ class OptionsSuite extends munit.FunSuite {
     }
     assert(error(read("bloom.fpp" -> "1.0")).contains("strictly between 0 and 1"))
     assert(error(read("bloom.mode" -> "x")).contains("one of plan, task"))
-    assert(error(read("bloom.planningParallelism" -> "0")).contains("an integer from 1 to 1024"))
+    assert(error(read("bloom.planningParallelism" -> "1025")).contains("an integer from 0 to 1024"))
     assert(error(write("bloom.ndv.id" -> "-3")).contains("an integer >= 1"))
   }
 
   test("defaults, in the registry and in the typed views") {
     val none = OptionValidator.validate(Map.empty)
     OptionRegistry.all.foreach(s => s.default.foreach(d => assertEquals(none.get(s): Any, d: Any, s.key)))
-    assertEquals(read(), BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, 16, SparkPushdown.Safe, earlyStop = true))
+    assertEquals(read(), BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, 0, SparkPushdown.Safe, earlyStop = true))
     assertEquals(write("bloom.columns" -> "id"), Seq(BloomColumn(Seq("id"), 0.01, None, Sizing.Exact, 4L << 20)))
     assertEquals(write(), Nil)
     assertEquals(OptionRegistry.CacheMaxMb.default, Some(256L))
-    assertEquals(OptionRegistry.PlanningThreads.default, Some(16L))
+    assertEquals(OptionRegistry.PlanningThreads.default, Some(64L))
   }
 
   test("bloom.cacheMb is a deprecated key of bloom.cache, with a warning naming the new key and conf") {

@@ -25,7 +25,7 @@ class ReadSettingsSuite extends munit.FunSuite {
     val spark = new SQLConf
     assertEquals(resolve(Map.empty),
       ReadSettings(
-        BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 16, SparkPushdown.Safe,
+        BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 0, SparkPushdown.Safe,
           earlyStop = true),
         caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, distributedThreshold = None,
         fieldIdRead = spark.parquetFieldIdReadEnabled))
@@ -74,7 +74,7 @@ class ReadSettingsSuite extends munit.FunSuite {
 
   test("a bad value names the option, the value and what it accepts; an unknown key names the closest") {
     val bad = Map("bloom.enabled" -> "yes", "bloom.mode" -> "fast", "bloom.cache" -> "0",
-      "bloom.planningParallelism" -> "0", "bloom.earlyStop" -> "off", "bloom.sparkPushdown" -> "some",
+      "bloom.planningParallelism" -> "-1", "bloom.earlyStop" -> "off", "bloom.sparkPushdown" -> "some",
       "bloom.filterReads" -> "partly", "bloom.readCost.latencyMicros" -> "-1", "bloom.readCost.megabytesPerSecond" -> "fast",
       "bloom.readCost.parallelRanges" -> "2000", "bloom.readCost.driverMegabytesPerSecond" -> "-5")
     OptionRegistry.inScope(Scope.Read).foreach { spec =>

@@ -180,6 +180,15 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(ReadCost.forPath("file:/f", ReadCostSettings()), local)
   }
 
+  test("files planned at once: the setting, or 64 on object stores (planning waits on requests) and 16 elsewhere") {
+    assertEquals(PlanningPool.parallelism(0, Some("s3a://b/t/f.parquet")), PlanningPool.ObjectStoreParallelism)
+    assertEquals(PlanningPool.parallelism(0, Some("abfss://c@a.dfs.core.windows.net/f")), 64)
+    assertEquals(PlanningPool.parallelism(0, Some("file:/t/f.parquet")), 16)
+    assertEquals(PlanningPool.parallelism(0, Some("hdfs://nn/t/f")), 16)
+    assertEquals(PlanningPool.parallelism(0, None), 16)
+    assertEquals(PlanningPool.parallelism(3, Some("s3a://b/t/f.parquet")), 3)
+  }
+
   test("files read at once share the driver's bandwidth: at scale, one after another, whole filters lose") {
     val one = ReadCost.forPath("s3a://b/f", ReadCostSettings(parallelRanges = 1))
     assertEquals(one.bytesPerSecond, 100e6) // a stream's own: 16 files at 62.5 MB/s, 10 at 100 MB/s exactly fill 1 GB/s
