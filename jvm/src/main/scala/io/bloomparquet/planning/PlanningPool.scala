@@ -33,8 +33,7 @@ object PlanningPool {
   /** The files a scan of `path`'s file system plans at once: its `bloom.planningParallelism`, or (0) the scheme's default. */
   def parallelism(setting: Int, path: Option[String]): Int =
     if (setting > 0) setting
-    else if (path.exists(p => Option(new org.apache.hadoop.fs.Path(p).toUri.getScheme).exists(ReadCost.ObjectStores)))
-      ObjectStoreParallelism
+    else if (path.exists(ReadCost.onObjectStore)) ObjectStoreParallelism
     else DefaultParallelism
 
   /** Threads the pool may run at once. */

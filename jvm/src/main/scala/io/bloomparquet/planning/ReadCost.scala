@@ -49,6 +49,13 @@ object ReadCost {
   /** Schemes of object stores' Hadoop clients. */
   val ObjectStores: Set[String] = Set("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos", "cosn")
 
+  /** The scheme of `path`, lower case (None for a path without one). */
+  def scheme(path: String): Option[String] =
+    Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme).map(_.toLowerCase(java.util.Locale.ROOT))
+
+  /** Whether `path` lies on an object store. */
+  def onObjectStore(path: String): Boolean = scheme(path).exists(ObjectStores)
+
   /** Ranges of a vectored read this close are read as one (S3A merges them itself: `fs.s3a.vectored.read.min.seek.size`). */
   val VectoredMergeBytes: Long = 4096
 
@@ -68,7 +75,7 @@ object ReadCost {
   }
 
   def forPath(path: String): ReadCost =
-    forScheme(Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme))
+    forScheme(scheme(path))
 
   /**
    * The bandwidth of all planning reads at once (a driver's network: ~10 Gbit/s), per scheme:
@@ -86,10 +93,9 @@ object ReadCost {
    * (`filesAtOnce`) would together exceed it: at scale, whole filters lose for the bytes alone.
    */
   def forPath(path: String, settings: ReadCostSettings): ReadCost = {
-    val scheme = Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme)
-    val base = forScheme(scheme)
+    val base = forPath(path)
     val stream = if (settings.megabytesPerSecond > 0) settings.megabytesPerSecond * MB else base.bytesPerSecond
-    val driver = if (settings.driverMegabytesPerSecond > 0) settings.driverMegabytesPerSecond * MB else driverBytesPerSecond(scheme)
+    val driver = if (settings.driverMegabytesPerSecond > 0) settings.driverMegabytesPerSecond * MB else driverBytesPerSecond(scheme(path))
     ReadCost(
       if (settings.latencyMicros > 0) settings.latencyMicros * 1e-6 else base.latencySeconds,
       math.min(stream, driver / math.max(1, settings.filesAtOnce)),

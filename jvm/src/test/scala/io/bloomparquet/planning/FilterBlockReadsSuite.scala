@@ -186,6 +186,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(PlanningPool.parallelism(0, Some("file:/t/f.parquet")), 16)
     assertEquals(PlanningPool.parallelism(0, Some("hdfs://nn/t/f")), 16)
     assertEquals(PlanningPool.parallelism(0, None), 16)
+    assertEquals(PlanningPool.parallelism(0, Some("S3A://b/t/f.parquet")), 64) // schemes without case
     assertEquals(PlanningPool.parallelism(3, Some("s3a://b/t/f.parquet")), 3)
   }
 
