@@ -32,7 +32,7 @@ Per number of files, in one local[2] Spark application (driver 4g):
 Object store: --store-files files at --latency-ms per open and per GET, cold:
 bloomparquet with --threads (spark.bloomparquet.planning.threads and
 bloom.planningParallelism), bloomparquet with distributed planning
-(spark.bloomparquet.planning.distributedThreshold=1: a Spark job, whose 2 tasks
+(spark.bloomparquet.planning.distributed=executors: a Spark job, whose 2 tasks
 on local[2] are threads of the driver's JVM, each reading --threads[0] files at
 once), and `parquet` on --store-parquet-files files (its tasks read every footer
 at 2 cores; extrapolated linearly to --store-files).
@@ -212,8 +212,8 @@ def store_rows(
                 }
             )
         # Distributed planning: a Spark job; on local[2] its 2 tasks are threads of this JVM.
-        key = "spark.bloomparquet.planning.distributedThreshold"
-        b.spark.conf.set(key, "1")
+        key = "spark.bloomparquet.planning.distributed"
+        b.spark.conf.set(key, "executors")
         try:
             df = b.reader(
                 "bloomparquet", path, **{"bloom.cache": "false", "bloom.planningParallelism": str(threads[0])}

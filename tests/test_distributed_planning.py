@@ -1,7 +1,9 @@
-"""Distributed planning (``spark.bloomparquet.planning.distributedThreshold``): the same
-decisions as planning on the driver (same splits, same pruning counts), and rows equal to
-Spark's ``parquet`` with pushdown off. On ``local[n]`` the executors are threads of the
-driver's JVM: this checks the job and its decisions, not where the reads happen."""
+"""Distributed planning (``spark.bloomparquet.planning.distributed``): the same decisions as
+planning on the driver (same splits, same pruning counts), and rows equal to Spark's
+``parquet`` with pushdown off; ``auto`` runs the job only where its estimate of the reads'
+time says it pays. On ``local[n]`` the executors are threads of the driver's JVM: this checks
+the job and its decisions; ``bin/test`` also runs this file on a ``local-cluster`` master,
+where they are JVMs of their own."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ from .write_format import WRITE_FORMAT
 
 pytestmark = pytest.mark.spark
 
-THRESHOLD = "spark.bloomparquet.planning.distributedThreshold"
+PLACE = "spark.bloomparquet.planning.distributed"
+JOB_MILLIS = "spark.bloomparquet.planning.jobMillis"
+DRIVER, EXECUTORS = {PLACE: "driver"}, {PLACE: "executors"}
 I64, STR = COLUMNS["i64"][1], COLUMNS["str"][1]
 # Even ids are in the data, odd ones are not.
 QUERIES = [
@@ -35,6 +39,7 @@ COUNTS = [
     "bloomRowGroupsPrunedByBloom",
     "bloomBrokenFilters",
     "bloomUnreadableFiles",
+    "bloomFilesPlannedOnExecutors",
     "tasks",
 ]
 
@@ -53,9 +58,10 @@ def dataset(spark, tmp_path_factory) -> Path:
     return path
 
 
-def _planned(spark, path: Path, where: str, settings: dict[str, str]):
+def _planned(spark, path: Path, where: str, settings: dict[str, str], **options: str):
     with spark_conf(spark, settings):
-        df = spark.read.format("bloomparquet").option("bloom.cache", "false").load(str(path)).where(where)
+        df = spark.read.format("bloomparquet").option("bloom.cache", "false").options(**options).load(str(path))
+        df = df.where(where)
         rows = sorted(map(tuple, df.collect()))
         metrics = bp.scan_metrics(df)
     return rows, {k: metrics.get(k, 0) for k in COUNTS}
@@ -63,8 +69,11 @@ def _planned(spark, path: Path, where: str, settings: dict[str, str]):
 
 @pytest.mark.parametrize("where", QUERIES)
 def test_distributed_planning_decides_as_the_driver(spark, dataset: Path, where: str) -> None:
-    driver = _planned(spark, dataset, where, {THRESHOLD: "0"})
-    distributed = _planned(spark, dataset, where, {THRESHOLD: "1"})
+    driver = _planned(spark, dataset, where, DRIVER)
+    distributed = _planned(spark, dataset, where, EXECUTORS)
+    assert driver[1]["bloomFilesPlannedOnExecutors"] == 0
+    assert distributed[1]["bloomFilesPlannedOnExecutors"] == 5
+    distributed[1]["bloomFilesPlannedOnExecutors"] = 0
     assert distributed == driver
     with spark_conf(spark, PUSHDOWN_OFF):
         expected = sorted(map(tuple, spark.read.parquet(str(dataset)).where(where).collect()))
@@ -73,11 +82,11 @@ def test_distributed_planning_decides_as_the_driver(spark, dataset: Path, where:
 
 
 def test_distributed_planning_runs_a_job(spark, dataset: Path) -> None:
-    """Above the threshold the reads run in a Spark job (one more job than on the driver)."""
+    """Planned on the executors, the reads run in a Spark job (one more job than on the driver)."""
     tracker = spark.sparkContext.statusTracker()
 
     def jobs(settings: dict[str, str]) -> int:
-        group = f"distributed-{settings[THRESHOLD]}"
+        group = f"distributed-{settings[PLACE]}"
         spark.sparkContext.setJobGroup(group, group)
         try:
             _planned(spark, dataset, QUERIES[0], settings)
@@ -85,4 +94,28 @@ def test_distributed_planning_runs_a_job(spark, dataset: Path) -> None:
             spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
         return len(tracker.getJobIdsForGroup(group))
 
-    assert jobs({THRESHOLD: "1"}) == jobs({THRESHOLD: "100"}) + 1
+    assert jobs(EXECUTORS) == jobs(DRIVER) + 1
+    # The former file-count key still places it: 0 on the driver, any count as auto says.
+    legacy = _planned(spark, dataset, QUERIES[0], {"spark.bloomparquet.planning.distributedThreshold": "0"})
+    assert legacy[1]["bloomFilesPlannedOnExecutors"] == 0
+
+
+def test_auto_places_planning_by_the_time_its_reads_take(spark, dataset: Path) -> None:
+    """``auto``: a job where the driver would read longer than the executors plus the job's launch.
+
+    One file at a time at 20 ms a request: the driver reads the 5 files in 5 waves; 2 executors of
+    one core each in 3. So with a free launch the job pays on a ``local-cluster`` master, never on
+    ``local[n]`` (no executor of its own), and not at a launch of 1,000 s; a warm repeat has
+    nothing to read."""
+    slow = {"bloom.planningParallelism": "1", "bloom.readCost.latencyMicros": "20000"}
+    local = spark.sparkContext.master.startswith("local[")
+
+    def on_executors(settings: dict[str, str], **options: str) -> int:
+        _, counts = _planned(spark, dataset, QUERIES[0], {PLACE: "auto", **settings}, **slow, **options)
+        return counts["bloomFilesPlannedOnExecutors"]
+
+    assert on_executors({JOB_MILLIS: "0"}) == (0 if local else 5)
+    assert on_executors({JOB_MILLIS: "1000000"}) == 0
+    # Cached on the driver (bloom.cache on: the first query fills it), the repeat reads nothing there.
+    on_executors({JOB_MILLIS: "1000000"}, **{"bloom.cache": "true"})
+    assert on_executors({JOB_MILLIS: "0"}, **{"bloom.cache": "true"}) == 0

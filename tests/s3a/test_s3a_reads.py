@@ -23,6 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import bloomparquet as bp
+
 from ..probe_files import COLUMNS, arrow_table
 from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
 from ..write_format import WRITE_FORMAT
@@ -165,6 +167,24 @@ def test_requests_per_file(spark, s3, local_files, writer: str, cold_bound: int,
     more, more_counts = _per_file_requests(spark, bucket, path, short_in, FILES)
     assert more <= cold_bound - 1, more_counts
     assert _per_file_requests(spark, bucket, path, short_in, FILES)[0] == 0
+
+
+def test_planning_job_opens_files_with_the_listed_statuses(spark, s3, local_files) -> None:
+    """Planned in a job (spark.bloomparquet.planning.distributed=executors), the files go to the
+    executors with the statuses the driver's listing gave them: S3A's analytics stream (Hadoop
+    3.5's default, which asks an object's metadata when opened without S3A's own status) makes
+    no HEAD there either, and the decisions and rows are the driver's."""
+    path = _upload(s3, BUCKETS["analytics"], local_files["spark"])
+    where = f"i64 IN ({MISS}, {HIT})"
+    with spark_conf(spark, {"spark.bloomparquet.planning.distributed": "executors"}):
+        cold, counts = _per_file_requests(spark, BUCKETS["analytics"], path, f"i64 = {MISS}", FILES)
+        got = rows(_ours(spark, path, where))
+        uncached = _ours(spark, path, where, **{"bloom.cache": "false"})
+        uncached.collect()
+        job = bp.scan_metrics(uncached)
+    assert cold <= 2 and counts["head"] == 0, counts
+    assert job["bloomFilesPlannedOnExecutors"] == FILES, job
+    assert got == _theirs(spark, path, where)
 
 
 def test_spark_listing_keeps_s3a_etags(spark, s3, local_files) -> None:

@@ -13,6 +13,15 @@ object PruningMode {
   val all: Seq[PruningMode] = Seq(Plan, Task)
 }
 
+/** Where plan-time pruning reads footers and filters: as the cost of each place says, on the driver, or in a job. */
+sealed abstract class PlanningPlaceSetting(val name: String) extends Serializable
+object PlanningPlaceSetting {
+  case object Auto extends PlanningPlaceSetting("auto")
+  case object Driver extends PlanningPlaceSetting("driver")
+  case object Executors extends PlanningPlaceSetting("executors")
+  val all: Seq[PlanningPlaceSetting] = Seq(Auto, Driver, Executors)
+}
+
 /** How plan-time pruning reads a probed filter: whole, only the blocks its probes hash to, or as the cost model says. */
 sealed abstract class FilterReads(val name: String) extends Serializable
 object FilterReads {

@@ -99,9 +99,21 @@ object OptionRegistry {
     Some(64L), Seq(Session),
     "threads per JVM reading footers and filters while planning, shared by all queries " +
       "(each uses at most its bloom.planningParallelism)")
-  val PlanningDistributedThreshold: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.distributedThreshold",
-    IntRange(0, Int.MaxValue), Some(0L), Seq(Session),
-    "from this many files a scan's footers and filters are read by a Spark job on the executors rather than on the driver (0: never)")
+  val PlanningDistributed: OptionSpec[PlanningPlaceSetting] = OptionSpec("spark.bloomparquet.planning.distributed",
+    new OneOf(PlanningPlaceSetting.all, (_: PlanningPlaceSetting).name), Some(PlanningPlaceSetting.Auto), Seq(Session),
+    "where plan-time pruning reads a scan's footers and filters: auto = by a Spark job on the executors when the " +
+      "reads to issue (files not in the driver's cache, priced as bloom.filterReads' cost model prices requests " +
+      "and bytes) would take less time there than on the driver, launching the job " +
+      "(spark.bloomparquet.planning.jobMillis) included; never on a local[n] master, whose executors are the driver; " +
+      "driver = always on the driver; executors = always in a job",
+    deprecatedKeys = Seq(DeprecatedKey("spark.bloomparquet.planning.distributedThreshold", IntRange(0, Int.MaxValue),
+        "a file count no longer places planning: 0 means driver, any other count auto")(n =>
+        if (n.replace("_", "").trim.toLong == 0) "driver" else "auto")))
+  val PlanningJobMillis: OptionSpec[Long] = OptionSpec("spark.bloomparquet.planning.jobMillis",
+    IntRange(0, 3600000L), Some(1000L), Seq(Session),
+    "what spark.bloomparquet.planning.distributed=auto counts for launching a planning job and collecting its " +
+      "outcomes, in milliseconds (measured: 0.2-0.3 s on an idle local-cluster of 2 executors, 0.5 s for its first " +
+      "job; the default allows for a busy cluster's scheduler)")
 
   // --- session confs of the SQL extension (BloomParquetExtensions), read per query ---
   val SqlPlanTimePruning: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.sql.planTimePruning", Bool, Some(true),
@@ -127,7 +139,8 @@ object OptionRegistry {
 
   val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, ReadLatencyMicros,
     ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
-    ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributedThreshold,
+    ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributed,
+    PlanningJobMillis,
     SqlPlanTimePruning, SqlParquet, DeltaEnabled, KeySetMaxBytes)
 
   def inScope(scope: Scope): Seq[OptionSpec[_]] = all.filter(_.scopes.contains(scope))

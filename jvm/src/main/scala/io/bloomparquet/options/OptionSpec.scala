@@ -51,8 +51,18 @@ final case class OptionSpec[T](key: String, kind: OptionKind[T], default: Option
   def parse(givenKey: String, text: String): T =
     kind.parse(text.trim).getOrElse(OptionSpec.reject(givenKey, text, kind))
 
-  /** The value `conf` gives this (non per-column) key, parsed, else the default (`spark.conf.getOption`, a SparkEnv). */
-  def from(conf: String => Option[String]): T = conf(key).fold(default.get)(parse(key, _))
+  /**
+   * The value `conf` gives this (non per-column) key, parsed, else what a deprecated key of it gives,
+   * else the default (`spark.conf.getOption`, a SparkEnv).
+   */
+  def from(conf: String => Option[String]): T =
+    conf(key).map(parse(key, _))
+      .orElse(deprecatedKeys.view.flatMap(d =>
+          conf(d.key).map { text =>
+            d.kind.parse(text.trim).getOrElse(OptionSpec.reject(d.key, text, d.kind))
+            parse(d.key, d.toOption(text.trim))
+          }).headOption)
+      .getOrElse(default.get)
 }
 
 object OptionSpec {

@@ -15,13 +15,14 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * @param gapBytes pruned row groups between two surviving runs are read when they hold at most
  *   this many bytes, rather than the file opened once more: Spark's price of an open,
  *   `spark.sql.files.openCostInBytes`
- * @param distributedThreshold `spark.bloomparquet.planning.distributedThreshold`: from this many
- *   files plan-time pruning reads on the executors; None: never
+ * @param planningPlace `spark.bloomparquet.planning.distributed`: where plan-time pruning reads
+ * @param planningJobSeconds `spark.bloomparquet.planning.jobMillis`, in seconds: what launching a
+ *   planning job costs in the choice of where to plan
  * @param fieldIdRead `spark.sql.parquet.fieldId.read.enabled`: Spark matches columns by field id,
  *   which predicates (by name) can't, so nothing is probed
  */
 final case class ReadSettings(bloom: BloomReadOptions, caseSensitive: Boolean, gapBytes: Long,
-    distributedThreshold: Option[Long], fieldIdRead: Boolean)
+    planningPlace: PlanningPlaceSetting, planningJobSeconds: Double, fieldIdRead: Boolean)
 
 /**
  * What a session's conf says, as a read needs it (the `spark` package reads it from Spark).
@@ -38,7 +39,8 @@ object ReadSettings {
     bloom = BloomReadOptions.parse(options),
     caseSensitive = session.caseSensitive,
     gapBytes = session.openCostInBytes,
-    distributedThreshold = Some(OptionRegistry.PlanningDistributedThreshold.from(session.set)).filter(_ > 0),
+    planningPlace = OptionRegistry.PlanningDistributed.from(session.set),
+    planningJobSeconds = OptionRegistry.PlanningJobMillis.from(session.set) / 1000.0,
     fieldIdRead = session.fieldIdRead)
 
   def resolve(options: CaseInsensitiveStringMap, session: SessionReadConf): ReadSettings =

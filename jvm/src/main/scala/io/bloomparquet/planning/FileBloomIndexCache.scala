@@ -35,6 +35,13 @@ object FileBloomIndexCache {
     (cache.estimatedSize.toInt, cache.policy.eviction.get.weightedSize.orElse(0L))
   }
 
+  /** The files held, without their versions (estimates only: a held version may be an older one). */
+  def heldFiles: Set[FileKey] = {
+    val held = Set.newBuilder[FileKey]
+    cache.asMap.keySet.forEach(k => held += k.copy(version = None))
+    held.result()
+  }
+
   /** Adds or re-weighs (after filters were added) the index of `key`. */
   def put(key: FileKey, index: FileBloomIndex): Unit = cache.put(key, index)
 

@@ -28,7 +28,8 @@ final case class FileOutcome(
     rowGroupsUnprobed: Int = 0,
     version: FileVersion.Lookup = FileVersion.NotOffered,
     filterReads: Int = 0,
-    filtersReadInBlocks: Int = 0) {
+    filtersReadInBlocks: Int = 0,
+    readByJob: Boolean = false) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 

@@ -7,8 +7,8 @@ sealed trait PruningSite
 
 object PruningSite {
   /**
-   * On the driver while `spark` plans the scan: `bloom.planningParallelism` files at once, or from
-   * `spark.bloomparquet.planning.distributedThreshold` files a Spark job ([[DistributedPlanning]]).
+   * On the driver while `spark` plans the scan, `bloom.planningParallelism` files at once, or in a
+   * Spark job where `spark.bloomparquet.planning.distributed` says ([[DistributedPlanning]]).
    */
   final case class Planning(spark: SparkSession) extends PruningSite
 

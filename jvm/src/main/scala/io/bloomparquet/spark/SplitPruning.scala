@@ -72,6 +72,7 @@ object SplitPruning {
       footersRead = all.map(_.footersRead.toLong).sum,
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
+      filesPlannedOnExecutors = mine.count(_.readByJob).toLong,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
   }
 
@@ -87,7 +88,8 @@ object SplitPruning {
       val listedVersions = ListedVersions.fill(keys, conf, parallelism)
       val files = listedVersions.keys.values.toSeq.distinct
       val outcomes =
-        if (settings.distributedThreshold.exists(files.size >= _)) DistributedPlanning.outcomes(spark, files, predicate, conf, settings)
+        if (DistributedPlanning.chosen(spark, files, settings, parallelism))
+          DistributedPlanning.outcomes(spark, files, predicate, conf, settings, listedVersions.status)
         else outcomesHere(files, predicate, conf, settings, parallelism, listedVersions.status)
       keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap
     // A task's core is its parallelism: its files are read one after the other.

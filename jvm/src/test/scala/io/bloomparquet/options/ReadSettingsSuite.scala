@@ -27,7 +27,8 @@ class ReadSettingsSuite extends munit.FunSuite {
       ReadSettings(
         BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 0, SparkPushdown.Safe,
           earlyStop = true),
-        caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, distributedThreshold = None,
+        caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, planningPlace = PlanningPlaceSetting.Auto,
+        planningJobSeconds = 1.0,
         fieldIdRead = spark.parquetFieldIdReadEnabled))
     // Each registry default is what the settings hold without options.
     val bloom = resolve(Map.empty).bloom
@@ -63,13 +64,19 @@ class ReadSettingsSuite extends munit.FunSuite {
   test("session values come from the session conf; options can't set them, and session confs set no option") {
     val s = resolve(
       Map("spark.sql.caseSensitive" -> "true", "spark.sql.files.openCostInBytes" -> "0",
-        "spark.bloomparquet.planning.distributedThreshold" -> "5"),
+        "spark.bloomparquet.planning.distributed" -> "driver"),
       "spark.sql.caseSensitive" -> "true", "spark.sql.files.openCostInBytes" -> "1234",
-      "spark.bloomparquet.planning.distributedThreshold" -> "100", "spark.sql.parquet.fieldId.read.enabled" -> "true",
-      "bloom.mode" -> "task", "bloom.earlyStop" -> "false")
-    assertEquals((s.caseSensitive, s.gapBytes, s.distributedThreshold, s.fieldIdRead), (true, 1234L, Some(100L), true))
+      "spark.bloomparquet.planning.distributed" -> "executors", "spark.bloomparquet.planning.jobMillis" -> "250",
+      "spark.sql.parquet.fieldId.read.enabled" -> "true", "bloom.mode" -> "task", "bloom.earlyStop" -> "false")
+    assertEquals((s.caseSensitive, s.gapBytes, s.planningPlace, s.planningJobSeconds, s.fieldIdRead),
+      (true, 1234L, PlanningPlaceSetting.Executors, 0.25, true))
     assertEquals(s.bloom, resolve(Map.empty).bloom)
-    assertEquals(resolve(Map.empty, "spark.bloomparquet.planning.distributedThreshold" -> "0").distributedThreshold, None)
+    // The former file-count key: 0 (never) is driver, any count auto; the current key wins over it.
+    val threshold = "spark.bloomparquet.planning.distributedThreshold"
+    assertEquals(resolve(Map.empty, threshold -> "0").planningPlace, PlanningPlaceSetting.Driver)
+    assertEquals(resolve(Map.empty, threshold -> "10_000").planningPlace, PlanningPlaceSetting.Auto)
+    assertEquals(resolve(Map.empty, threshold -> "0", "spark.bloomparquet.planning.distributed" -> "executors").planningPlace,
+      PlanningPlaceSetting.Executors)
   }
 
   test("a bad value names the option, the value and what it accepts; an unknown key names the closest") {
@@ -82,8 +89,11 @@ class ReadSettingsSuite extends munit.FunSuite {
       assert(e.contains(s"option '${spec.key}' = '${bad(spec.key)}': expected ${spec.kind.allowed}"), e)
     }
     assert(error(resolve(Map("bloom.earlyStp" -> "true"))).contains("did you mean 'bloom.earlyStop'?"))
-    val conf = error(resolve(Map.empty, "spark.bloomparquet.planning.distributedThreshold" -> "-1"))
-    assert(conf.contains("option 'spark.bloomparquet.planning.distributedThreshold' = '-1': expected an integer from 0"), conf)
+    val conf = error(resolve(Map.empty, "spark.bloomparquet.planning.distributed" -> "cluster"))
+    assert(conf.contains("option 'spark.bloomparquet.planning.distributed' = 'cluster': expected one of auto, driver, executors"),
+      conf)
+    val old = error(resolve(Map.empty, "spark.bloomparquet.planning.distributedThreshold" -> "-1"))
+    assert(old.contains("option 'spark.bloomparquet.planning.distributedThreshold' = '-1': expected an integer from 0"), old)
   }
 
   test("serializable: executors get the same settings") {

@@ -25,6 +25,8 @@ class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom:
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
 class UnreadableFilesMetric
     extends BloomSumMetric(BloomMetrics.UnreadableFiles, "bloom: files kept unread (footer unreadable)")
+class FilesPlannedOnExecutorsMetric extends BloomSumMetric(BloomMetrics.FilesPlannedOnExecutors,
+      "bloom: files whose footer and filters a planning job read on the executors")
 class PruningTimeMetric extends BloomSumMetric(BloomMetrics.PruningTimeMs, "bloom: pruning time (ms)")
 class RuntimeFiltersReceivedMetric
     extends BloomSumMetric(BloomMetrics.RuntimeFiltersReceived, "bloom: runtime filters received (dynamic pruning)")
@@ -39,7 +41,7 @@ final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
     rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
     filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
-    unreadableFiles: Long = 0, pruningTimeMs: Long = 0) {
+    unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
@@ -48,7 +50,8 @@ final case class PruningCounts(
     BloomMetrics.RowGroupsReadInGaps -> rowGroupsReadInGaps, BloomMetrics.FilterBytesRead -> filterBytesRead,
     BloomMetrics.FilterReads -> filterReads, BloomMetrics.FiltersReadInBlocks -> filtersReadInBlocks,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
-    BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.PruningTimeMs -> pruningTimeMs
+    BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.FilesPlannedOnExecutors -> filesPlannedOnExecutors,
+    BloomMetrics.PruningTimeMs -> pruningTimeMs
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
 }
 
@@ -66,6 +69,7 @@ object BloomMetrics {
   val FootersRead = "bloomFootersRead"
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
+  val FilesPlannedOnExecutors = "bloomFilesPlannedOnExecutors"
   val PruningTimeMs = "bloomPruningTimeMs"
   val RuntimeFiltersReceived = "bloomRuntimeFiltersReceived"
   val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
@@ -76,7 +80,8 @@ object BloomMetrics {
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
     new FilterReadsMetric, new FiltersReadInBlocksMetric, new FootersReadMetric, new BrokenFiltersMetric,
-    new UnreadableFilesMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric, new RuntimeFilterTimeMetric,
+    new UnreadableFilesMetric, new FilesPlannedOnExecutorsMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric,
+    new RuntimeFilterTimeMetric,
     new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
