@@ -8,6 +8,7 @@ import java.util.function.IntFunction
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FSDataInputStream, FSInputStream, FileRange, Path}
 import org.apache.hadoop.fs.impl.OpenFileParameters
 
@@ -23,11 +24,22 @@ import org.apache.hadoop.fs.impl.OpenFileParameters
  * (and [[setDriverMegabytesPerSecond]], a bandwidth all streams share),
  * bytes take time too: each stream (and each range fetched at once) gets that bandwidth.
  * Listings and statuses cost nothing and are not counted (the same for every
- * reader). Settings and counts are JVM-wide (executors of `local[n]` share them).
+ * reader). Settings and counts are JVM-wide (executors of `local[n]` share them; executors of
+ * their own take the settings from their Hadoop conf when the file system is first made there).
  */
 class SlowFileSystem extends LocalUnderScheme {
   override def getUri: URI = SlowFileSystem.Uri
   override def getScheme: String = SlowFileSystem.Scheme
+
+  // Executors in JVMs of their own (local-cluster) take the settings from the Hadoop conf: fs.slow.latencyMs,
+  // fs.slow.megabytesPerSecond and fs.slow.jvmMegabytesPerSecond (each JVM's shared pipe: its network).
+  override def initialize(name: URI, conf: Configuration): Unit = {
+    super.initialize(name, conf)
+    Option(conf.get(s"fs.${SlowFileSystem.Scheme}.latencyMs")).foreach(ms => SlowFileSystem.setLatencyMs(ms.toLong, ms.toLong))
+    Option(conf.get(s"fs.${SlowFileSystem.Scheme}.megabytesPerSecond")).foreach(m => SlowFileSystem.setMegabytesPerSecond(m.toDouble))
+    Option(conf.get(s"fs.${SlowFileSystem.Scheme}.jvmMegabytesPerSecond"))
+      .foreach(m => SlowFileSystem.setDriverMegabytesPerSecond(m.toDouble))
+  }
 
   override def open(f: Path, bufferSize: Int): FSDataInputStream = counted(f, bufferSize, SlowFileSystem.openLatencyMs)
 
