@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import bloomparquet as bp
 
 from ..probe_files import COLUMNS, arrow_table
+from ..routes import bloom_routes
 from ..spark_conf import PUSHDOWN_OFF, rows, spark_conf
 from ..write_format import WRITE_FORMAT
 from . import local_s3
@@ -132,6 +133,25 @@ def test_rows_equal_parquet_over_s3a(spark, s3, local_files, writer: str, bucket
     df = _ours(spark, path, f"i64 = {MISS}")
     assert df.collect() == []
     assert df.count() == 0
+
+
+def test_every_route_equals_parquet_over_s3a(spark, s3, local_files) -> None:
+    """Every route a query reaches bloomparquet by (DataFrame in plan and task mode, block reads,
+    SQL on the path, V2 and V1, catalog tables, a view, plain parquet opted in) over S3A, against
+    Spark's ``parquet`` with pushdown off: the versions, statuses and opens of planning on an
+    object store are the same on each."""
+    path = _upload(s3, BUCKETS["analytics"], local_files["spark"])
+    present = pq.read_table(local_files["spark"][0], columns=["i64"]).column("i64")[0].as_py()
+    wheres = [f"i64 = {MISS}", f"i64 IN ({MISS}, {present}, {KEY(4001)})"]
+    with bloom_routes(spark, path, "s3a_routes") as (oracle, routes):
+        with spark_conf(spark, PUSHDOWN_OFF):
+            want = {where: rows(oracle.where(where)) for where in wheres}
+        wrong = []
+        for route, (source, conf) in routes.items():
+            with spark_conf(spark, conf):
+                wrong += [(route, where) for where in wheres if rows(source.where(where)) != want[where]]
+    assert not wrong, wrong
+    assert want[wheres[1]] != []
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -27,22 +27,23 @@ object DistributedPlanning {
         case PlanningPlaceSetting.Executors => true
         case PlanningPlaceSetting.Auto =>
           val executors = executorsOf(spark)
-          executors.count > 0 && {
-            val costAt = (n: Int) => ReadCost.forPath(files.head.path, settings.bloom.readCost.copy(filesAtOnce = n))
-            PlanningPlace.onExecutors(readsToIssue(files, settings, costAt(1)), parallelism, executors,
-              settings.planningJobSeconds, costAt)
-          }
+          val costAt = (n: Int) => ReadCost.forPath(files.head.path, settings.bloom.readCost.copy(filesAtOnce = n))
+          val pays = (reads: PlanningReads) =>
+            PlanningPlace.onExecutors(reads, parallelism, executors, settings.planningJobSeconds, costAt)
+          val tail = TailSizer.forCost(costAt(1)).size
+          // A job pays the more the more files there are to read (but for the steps of whole waves):
+          // where it can't with every file to read, the cache is not looked through.
+          executors.count > 0 && pays(PlanningReads(files.size, PlanningReads.RoundsPerFile, tail)) &&
+          pays(PlanningReads(uncached(files, settings), PlanningReads.RoundsPerFile, tail))
       })
 
-  /**
-   * The files the driver's cache holds no footer of (any version: this only estimates), each
-   * priced at its first tail read.
-   */
-  private def readsToIssue(files: Seq[FileKey], settings: ReadSettings, cost: ReadCost): PlanningReads = {
-    val held = if (settings.bloom.useCache) FileBloomIndexCache.heldFiles else Set.empty[FileKey]
-    PlanningReads(files.count(k => !held(k.copy(version = None))), PlanningReads.RoundsPerFile,
-      TailSizer.forCost(cost).size)
-  }
+  /** The files the driver's cache holds no footer of (of any version: this only estimates). */
+  private def uncached(files: Seq[FileKey], settings: ReadSettings): Int =
+    if (!settings.bloom.useCache) files.size
+    else {
+      val held = FileBloomIndexCache.heldFiles
+      files.count(k => !held(k.copy(version = None)))
+    }
 
   /** The executors a job would run on: none on a `local[n]` master (its executor is the driver's JVM). */
   def executorsOf(spark: SparkSession): PlanningExecutors = {

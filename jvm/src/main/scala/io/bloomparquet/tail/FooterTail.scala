@@ -6,6 +6,7 @@ import java.nio.{ByteBuffer, ByteOrder}
 
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.ParquetFilterShims
 import org.apache.hadoop.fs.{FileStatus, FileSystem}
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.format.{FileMetaData, Util}
@@ -50,7 +51,12 @@ object FooterTail {
     try readRaw(in, fileLength, speculative, MaxFooterBytes).toOption.flatMap { raw =>
         // A plaintext footer of an encrypted file needs parquet-java's decryption setup.
         if (raw.fmd.isSetEncryption_algorithm || raw.fmd.isSetFooter_signing_key_metadata) None
-        else Some(FooterTail(converter.fromParquetMetadata(raw.fmd), raw.footerStart, new TailStream(raw.bytes, raw.start, in)))
+        else {
+          val footer = converter.fromParquetMetadata(raw.fmd)
+          val at = (raw.footerStart - raw.start).toInt
+          ParquetFilterShims.noteFilterLengths(footer, FilterLengths.read(raw.bytes, at, raw.bytes.length - 8 - at))
+          Some(FooterTail(footer, raw.footerStart, new TailStream(raw.bytes, raw.start, in)))
+        }
       }
     catch { case NonFatal(_) => None }
 
