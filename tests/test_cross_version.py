@@ -81,22 +81,27 @@ def test_reads_match_spark_and_prune(spark, oracle, written: Path, route: str) -
 
 
 def test_large_filters_are_read_in_blocks(spark, oracle, tmp_path: Path) -> None:
-    """A large filter from pyarrow (1,000,000 distinct keys; its bloom_filter_length in the
-    footer, which Spark 3.5's parquet-java model lacks: planning reads it from the footer's
-    bytes) is read in blocks on every minor, with rows equal to Spark's."""
+    """Large filters from pyarrow (their bloom_filter_length in the footer, which Spark 3.5's
+    parquet-java model lacks: planning reads it from the footer's bytes) are read in blocks on
+    every minor, each chunk's length on its own chunk (4 row groups of 250,000 shuffled keys,
+    the filtered column second), with rows equal to Spark's."""
     path = tmp_path / "large"
     path.mkdir()
+    keys = np.random.default_rng(5).permutation(1_000_000).astype(np.int64) * 2
     pq.write_table(
-        pa.table({"k": np.arange(1_000_000, dtype=np.int64) * 2}),
+        pa.table({"v": keys.astype(str), "k": keys}),
         path / "part-0.parquet",
-        bloom_filter_options={"k": {"ndv": 1_000_000, "fpp": 0.01}},
+        row_group_size=250_000,
+        bloom_filter_options={"k": {"ndv": 250_000, "fpp": 0.01}},
     )
-    assert pq.ParquetFile(path / "part-0.parquet").metadata.row_group(0).column(0).bloom_filter_length > 512 << 10
+    meta = pq.ParquetFile(path / "part-0.parquet").metadata
+    assert meta.num_row_groups == 4
+    assert all(meta.row_group(g).column(1).bloom_filter_length > 128 << 10 for g in range(4))
     for where in ("k = 2001", "k IN (2001, 4002, 9)"):
         df = bp.read_bloom(spark, str(path), **{"bloom.cache": "false", "bloom.filterReads": "blocks"}).where(where)
         assert rows(df) == oracle(path, where), where
         m = bp.scan_metrics(df)
-        assert m["bloomFiltersReadInBlocks"] == 1 and m["bloomFilterBytesRead"] < 64 * 1024, m
+        assert m["bloomFiltersReadInBlocks"] == 4 and m["bloomFilterBytesRead"] < 64 * 1024, m
 
 
 def test_join_prunes_with_runtime_filters(spark, oracle, written: Path, tmp_path: Path) -> None:

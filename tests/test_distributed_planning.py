@@ -7,6 +7,7 @@ where they are JVMs of their own."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,25 @@ def test_auto_places_planning_by_the_time_its_reads_take(spark, dataset: Path) -
     # Cached on the driver (bloom.cache on: the first query fills it), the repeat reads nothing there.
     on_executors({JOB_MILLIS: "1000000"}, **{"bloom.cache": "true"})
     assert on_executors({JOB_MILLIS: "0"}, **{"bloom.cache": "true"}) == 0
+
+
+def test_a_repeat_finds_its_files_where_the_job_read_them(spark, dataset: Path, tmp_path: Path) -> None:
+    """A file goes to the same executor every time (its slice is its path's hash, each slice
+    preferring one executor), so a repeat of a planning job reads no footer: each executor's
+    cache holds its files. On ``local[n]`` the driver's cache answers the repeat itself. (A copy
+    of the data: files no cache has seen.)"""
+    dataset = Path(shutil.copytree(dataset, tmp_path / "copy"))
+    with spark_conf(spark, EXECUTORS):
+        runs = []
+        for _ in range(2):
+            df = spark.read.format("bloomparquet").load(str(dataset)).where(QUERIES[0])
+            runs.append((sorted(map(tuple, df.collect())), bp.scan_metrics(df)))
+    (first_rows, _), (rows, repeat) = runs
+    assert rows == first_rows
+    assert repeat["bloomFootersRead"] == 0, repeat
+    # On local-cluster the job ran again, for the files the driver's cache lacks (it holds the
+    # footers the scan's runtime-filter columns were judged from), and read nothing.
+    if spark.sparkContext.master.startswith("local["):
+        assert repeat["bloomFilesPlannedOnExecutors"] == 0, repeat
+    else:
+        assert repeat["bloomFilesPlannedOnExecutors"] >= 1, repeat

@@ -102,8 +102,8 @@ object OptionRegistry {
   val PlanningDistributed: OptionSpec[PlanningPlaceSetting] = OptionSpec("spark.bloomparquet.planning.distributed",
     new OneOf(PlanningPlaceSetting.all, (_: PlanningPlaceSetting).name), Some(PlanningPlaceSetting.Auto), Seq(Session),
     "where plan-time pruning reads a scan's footers and filters: auto = by a Spark job on the executors when the " +
-      "reads to issue (files not in the driver's cache, priced as bloom.filterReads' cost model prices requests " +
-      "and bytes) would take less time there than on the driver, launching the job " +
+      "reads to issue (files not in the driver's cache, priced by the bloom.readCost.* model: requests x latency + " +
+      "bytes / bandwidth) would take less time there than on the driver, launching the job " +
       "(spark.bloomparquet.planning.jobMillis) included; never on a local[n] master, whose executors are the driver; " +
       "driver = always on the driver; executors = always in a job",
     deprecatedKeys = Seq(DeprecatedKey("spark.bloomparquet.planning.distributedThreshold", IntRange(0, Int.MaxValue),

@@ -60,6 +60,7 @@ final case class OptionSpec[T](key: String, kind: OptionKind[T], default: Option
       .orElse(deprecatedKeys.view.flatMap(d =>
           conf(d.key).map { text =>
             d.kind.parse(text.trim).getOrElse(OptionSpec.reject(d.key, text, d.kind))
+            OptionSpec.warnOnce(s"option '${d.key}' is deprecated, use '$key': ${d.note}")
             parse(d.key, d.toOption(text.trim))
           }).headOption)
       .getOrElse(default.get)
@@ -67,6 +68,12 @@ final case class OptionSpec[T](key: String, kind: OptionKind[T], default: Option
 
 object OptionSpec {
   val ColumnPlaceholder = "<column>"
+
+  private val log = org.slf4j.LoggerFactory.getLogger(getClass)
+  private val warned = java.util.concurrent.ConcurrentHashMap.newKeySet[String]()
+
+  /** Logs `warning` the first time this JVM meets it (a session conf is read by every scan). */
+  def warnOnce(warning: String): Unit = if (warned.add(warning)) log.warn(s"bloomparquet: $warning")
 
   def reject(key: String, text: String, kind: OptionKind[_]): Nothing =
     fail(s"option '$key' = '$text': expected ${kind.allowed}")

@@ -49,9 +49,9 @@ object PlanningPlace {
       waves * (reads.roundsPerFile * cost.latencySeconds + reads.bytesPerFile / cost.bytesPerSecond)
     }
 
-  /** On the driver: `parallelism` files at once (`bloom.planningParallelism`). */
-  def driverSeconds(reads: PlanningReads, parallelism: Int, costAt: Int => ReadCost): Double =
-    seconds(reads, parallelism, costAt)
+  /** On the driver: `atOnce` files at once (`bloom.planningParallelism`, within the planning threads). */
+  def driverSeconds(reads: PlanningReads, atOnce: Int, costAt: Int => ReadCost): Double =
+    seconds(reads, atOnce, costAt)
 
   /**
    * In a job: the files split evenly over the executors; each runs a task per core, each task
@@ -67,9 +67,12 @@ object PlanningPlace {
       jobSeconds + seconds(perExecutor, atOnce, costAt)
     }
 
-  /** Whether the job takes less time than the driver would. */
-  def onExecutors(reads: PlanningReads, parallelism: Int, executors: PlanningExecutors, jobSeconds: Double,
-      costAt: Int => ReadCost): Boolean =
+  /**
+   * Whether the job takes less time than the driver would, reading `driverAtOnce` files at once
+   * (its `parallelism`, within its planning threads).
+   */
+  def onExecutors(reads: PlanningReads, driverAtOnce: Int, parallelism: Int, executors: PlanningExecutors,
+      jobSeconds: Double, costAt: Int => ReadCost): Boolean =
     reads.files > 0 &&
-      this.jobSeconds(reads, parallelism, executors, jobSeconds, costAt) < driverSeconds(reads, parallelism, costAt)
+      this.jobSeconds(reads, parallelism, executors, jobSeconds, costAt) < driverSeconds(reads, driverAtOnce, costAt)
 }

@@ -1,12 +1,16 @@
 package io.bloomparquet.spark
 
+import scala.util.control.NonFatal
+
 import io.bloomparquet.options.{OptionRegistry, PlanningPlaceSetting, ReadSettings}
 import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, PlanningExecutors, PlanningPlace, PlanningPool, PlanningReads, ReadCost, TailSizer}
 import io.bloomparquet.pruning.BloomPredicate
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
+import org.apache.spark.bloomparquet.ActiveExecutors
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
+import org.slf4j.LoggerFactory
 
 /**
  * Plan-time pruning as a Spark job: the files are spread over the executors,
@@ -18,8 +22,12 @@ import org.apache.spark.util.SerializableConfiguration
  * estimate of the time each place takes.
  */
 object DistributedPlanning {
+  private val log = LoggerFactory.getLogger(getClass)
 
-  /** Whether `files` (listed, versioned keys) are read by a job, `parallelism` files at once per task or on the driver. */
+  /**
+   * Whether `files` (listed, versioned keys) are read by a job, `parallelism` files at once per task or on the
+   * driver. A job reads only what the driver's cache does not hold ([[outcomes]]): both places are priced by those.
+   */
   def chosen(spark: SparkSession, files: Seq[FileKey], settings: ReadSettings, parallelism: Int): Boolean =
     files.nonEmpty &&
       (settings.planningPlace match {
@@ -28,8 +36,10 @@ object DistributedPlanning {
         case PlanningPlaceSetting.Auto =>
           val executors = executorsOf(spark)
           val costAt = (n: Int) => ReadCost.forPath(files.head.path, settings.bloom.readCost.copy(filesAtOnce = n))
+          // The driver reads at most its pool's threads and the planning thread at once.
+          val driverAtOnce = math.min(parallelism, PlanningPool.maxThreads + 1)
           val pays = (reads: PlanningReads) =>
-            PlanningPlace.onExecutors(reads, parallelism, executors, settings.planningJobSeconds, costAt)
+            PlanningPlace.onExecutors(reads, driverAtOnce, parallelism, executors, settings.planningJobSeconds, costAt)
           val tail = TailSizer.forCost(costAt(1)).size
           // A job pays the more the more files there are to read (but for the steps of whole waves):
           // where it can't with every file to read, the cache is not looked through.
@@ -45,33 +55,58 @@ object DistributedPlanning {
       files.count(k => !held(k.copy(version = None)))
     }
 
-  /** The executors a job would run on: none on a `local[n]` master (its executor is the driver's JVM). */
+  /**
+   * The executors a job would run on: none on a `local[n]` master (its executor is the driver's JVM). Their
+   * task slots are each executor's cores as Spark's status store has them.
+   */
   def executorsOf(spark: SparkSession): PlanningExecutors = {
     val sc = spark.sparkContext
-    // The status tracker lists the driver too.
-    val count = if (sc.isLocal) 0 else math.max(0, sc.statusTracker.getExecutorInfos.length - 1)
-    if (count == 0) PlanningExecutors.None
-    else PlanningExecutors(count, math.max(1, sc.defaultParallelism / count),
+    val executors = if (sc.isLocal) Nil else ActiveExecutors.of(sc)
+    if (executors.isEmpty) PlanningExecutors.None
+    else PlanningExecutors(executors.size, executors.map(_.cores).sum / executors.size,
       OptionRegistry.PlanningThreads.from(sc.getConf.getOption).toInt)
   }
 
   /**
-   * Each file's outcome, computed on the executors in one job. The statuses a listing gave the
-   * files (`listed`) go with them: executors open the files with them, as the driver would (no
-   * status request per file: [[io.bloomparquet.planning.PlanningOpen]]).
+   * Each file's outcome: those the driver's cache answers here (nothing read), the others computed on the
+   * executors in one job. The statuses a listing gave the files (`listed`) go with them: executors open the
+   * files with them, as the driver would (no status request per file: [[io.bloomparquet.planning.PlanningOpen]]).
+   * A file goes to the same executor every time while the executors stay (its slice is its path's hash, each
+   * slice preferring one executor), so a repeat finds it in that executor's cache. If the job fails (an
+   * executor lost, a serializer that refuses Hadoop's statuses), the driver reads the files itself.
    */
   def outcomes(spark: SparkSession, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
-      settings: ReadSettings, listed: FileKey => Option[FileStatus] = _ => None): Map[FileKey, FileOutcome] = {
+      settings: ReadSettings, parallelism: Int, listed: FileKey => Option[FileStatus] = _ => None)
+      : Map[FileKey, FileOutcome] = {
+    val cached = SplitPruning.outcomesCached(keys, predicate, conf, settings)
+    val toRead = keys.filterNot(cached.contains)
+    if (toRead.isEmpty) return cached
+    val read = try inJob(spark, toRead, predicate, conf, settings, listed)
+    catch {
+      case NonFatal(e) =>
+        log.warn(s"bloomparquet: the planning job failed; planning reads the ${toRead.size} files on the driver", e)
+        SplitPruning.outcomesHere(toRead, predicate, conf, settings, parallelism, listed)
+    }
+    cached ++ read
+  }
+
+  private def inJob(spark: SparkSession, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+      settings: ReadSettings, listed: FileKey => Option[FileStatus]): Map[FileKey, FileOutcome] = {
     val sc = spark.sparkContext
+    val executors = if (sc.isLocal) Nil else ActiveExecutors.of(sc)
+    // A few slices per task slot, so one slow executor does not hold the whole plan back.
+    val slots = if (executors.isEmpty) sc.defaultParallelism else executors.map(_.cores).sum
+    val slices = math.max(1, math.min(keys.size, slots * 4))
+    val located = keys.groupBy(k => Math.floorMod(k.path.hashCode, slices)).toSeq.sortBy(_._1).map { case (slice, files) =>
+      (files.map(k => k -> listed(k)), executors.lift(slice % math.max(1, executors.size)).map(_.location).toSeq)
+    }
     val hadoopConf = sc.broadcast(new SerializableConfiguration(conf))
-    // A few slices per core, so one slow executor does not hold the whole plan back.
-    val slices = math.max(1, math.min(keys.size, sc.defaultParallelism * 4))
     try {
-      sc.parallelize(keys.map(k => k -> listed(k)), slices).mapPartitions { part =>
-        val files = part.toMap
-        SplitPruning.outcomesHere(files.keys.toSeq, predicate, hadoopConf.value.value, settings,
-          PlanningPool.parallelism(settings.bloom.planningParallelism, files.headOption.map(_._1.path)),
-          k => files.getOrElse(k, None)).iterator
+      sc.makeRDD(located).flatMap { slice =>
+        val files = slice.toMap
+        SplitPruning.outcomesHere(slice.map(_._1), predicate, hadoopConf.value.value, settings,
+          PlanningPool.parallelism(settings.bloom.planningParallelism, slice.headOption.map(_._1.path)),
+          k => files.getOrElse(k, None))
       }.collect().toMap.map { case (key, outcome) => key -> outcome.copy(readByJob = true) }
     } finally hadoopConf.destroy()
   }

@@ -89,12 +89,22 @@ object SplitPruning {
       val files = listedVersions.keys.values.toSeq.distinct
       val outcomes =
         if (DistributedPlanning.chosen(spark, files, settings, parallelism))
-          DistributedPlanning.outcomes(spark, files, predicate, conf, settings, listedVersions.status)
+          DistributedPlanning.outcomes(spark, files, predicate, conf, settings, parallelism, listedVersions.status)
         else outcomesHere(files, predicate, conf, settings, parallelism, listedVersions.status)
       keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap
     // A task's core is its parallelism: its files are read one after the other.
     case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
   }
+
+  /** The outcomes this JVM's cache alone gives (nothing is read; none with `bloom.cache` off). */
+  def outcomesCached(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+      settings: ReadSettings): Map[FileKey, FileOutcome] =
+    if (!settings.bloom.useCache) Map.empty
+    else {
+      val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
+      val gate = ProbeGate(predicate, settings.bloom.earlyStop)
+      keys.flatMap(k => FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate).map(k -> _)).toMap
+    }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
   def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,

@@ -31,19 +31,19 @@ class PlanningPlaceSuite extends munit.FunSuite {
   }
 
   test("thousands of cold files on an object store plan in a job; a few, or a warm repeat, on the driver") {
-    assert(PlanningPlace.onExecutors(reads(8000), 64, cluster, job, s3))
-    assert(PlanningPlace.onExecutors(reads(100000), 64, cluster, job, s3))
+    assert(PlanningPlace.onExecutors(reads(8000), 64, 64, cluster, job, s3))
+    assert(PlanningPlace.onExecutors(reads(100000), 64, 64, cluster, job, s3))
     // 100 files: two waves on the driver (0.1 s), less than launching a job.
-    assert(!PlanningPlace.onExecutors(reads(100), 64, cluster, job, s3))
+    assert(!PlanningPlace.onExecutors(reads(100), 64, 64, cluster, job, s3))
     // Warm: the driver's cache holds every footer, nothing to read.
-    assert(!PlanningPlace.onExecutors(reads(0), 64, cluster, job, s3))
+    assert(!PlanningPlace.onExecutors(reads(0), 64, 64, cluster, job, s3))
     // No executor of their own (local[n]).
-    assert(!PlanningPlace.onExecutors(reads(100000), 64, PlanningExecutors.None, job, s3))
+    assert(!PlanningPlace.onExecutors(reads(100000), 64, 64, PlanningExecutors.None, job, s3))
   }
 
   test("the turn is where the driver's time passes the job's: a file count that moves with latency and launch cost") {
     def turn(costAt: Int => ReadCost, jobSeconds: Double): Int =
-      Iterator.iterate(1)(_ + 1).take(10000000).find(n => PlanningPlace.onExecutors(reads(n), 64, cluster, jobSeconds, costAt))
+      Iterator.iterate(1)(_ + 1).take(10000000).find(n => PlanningPlace.onExecutors(reads(n), 64, 64, cluster, jobSeconds, costAt))
         .getOrElse(-1)
     val onS3 = turn(s3, job)
     // ~1 s of driver time at 64 files a wave of ~44 ms: about 1,500 files.
@@ -52,8 +52,10 @@ class PlanningPlaceSuite extends munit.FunSuite {
     val dearJob = turn(s3, 2 * job)
     assert(dearJob > 1.8 * onS3 && dearJob < 2.2 * onS3, (onS3, dearJob))
     // Local files (20 us a read, 2 GB/s, no driver bound): only past millions of files.
-    assert(!PlanningPlace.onExecutors(reads(100000), 16, cluster, job, local))
+    assert(!PlanningPlace.onExecutors(reads(100000), 16, 16, cluster, job, local))
     // One executor with one core: the driver's 64 files at once, plus the launch: never.
-    assert(!PlanningPlace.onExecutors(reads(100000), 64, PlanningExecutors(1, 1, 64), job, s3))
+    // A driver of 16 planning threads reads 17 files at once, not 64: then the same executor pays.
+    assert(PlanningPlace.onExecutors(reads(100000), 17, 64, PlanningExecutors(1, 1, 64), job, s3))
+    assert(!PlanningPlace.onExecutors(reads(100000), 64, 64, PlanningExecutors(1, 1, 64), job, s3))
   }
 }
