@@ -127,16 +127,19 @@ _SERVER.set_forkserver_preload(["tests._python_m", "bloomparquet.cli", "pyarrow.
 
 def _run(argv: tuple[str, ...]) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as tmp:
-        out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
-        for name in (out, err):
+        out, err, status = (os.path.join(tmp, name) for name in ("out", "err", "status"))
+        for name in (out, err, status):
             open(name, "w").close()
-        child = _SERVER.Process(target=_python_m.run, args=(argv[3:], out, err))
+        child = _SERVER.Process(target=_python_m.run, args=(argv[3:], out, err, status))
         child.start()
         child.join(300)
         if child.is_alive():
             child.kill()
             child.join()
-        return subprocess.CompletedProcess(argv, child.exitcode, Path(out).read_text(), Path(err).read_text())
+        # The status the run asked for (sys.exit), else what the process ended with (a traceback, a kill).
+        asked = Path(status).read_text()
+        code = int(asked) if asked else child.exitcode
+        return subprocess.CompletedProcess(argv, code, Path(out).read_text(), Path(err).read_text())
 
 
 def _check(files: Sequence[CorpusFile]) -> None:
