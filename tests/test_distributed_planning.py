@@ -7,7 +7,10 @@ where they are JVMs of their own."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,3 +145,48 @@ def test_a_repeat_finds_its_files_where_the_job_read_them(spark, dataset: Path, 
         assert repeat["bloomFilesPlannedOnExecutors"] == 0, repeat
     else:
         assert repeat["bloomFilesPlannedOnExecutors"] >= 1, repeat
+
+
+# A session whose serializer refuses the planning job's partitions (Kryo with every class to be
+# registered: Hadoop's statuses, our keys), so the job fails as a cluster's could.
+_REFUSING_SERIALIZER = """
+import json, sys
+import bloomparquet as bp
+spark = bp.session(master="local[2]", **{
+    "spark.serializer": "org.apache.spark.serializer.KryoSerializer",
+    "spark.kryo.registrationRequired": "true",
+    "spark.bloomparquet.planning.distributed": "executors",
+})
+path = sys.argv[1]
+spark.range(0, 4000, 1, 4).selectExpr("id * 2 AS k").write.format("bloomparquet").option("bloom.columns", "k").save(path)
+out = {}
+for where in ("k = 301", "k = 300", "k IN (300, 301, 7000)"):
+    df = spark.read.format("bloomparquet").option("bloom.cache", "false").load(path).where(where)
+    ours = sorted(r[0] for r in df.collect())
+    spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+    theirs = sorted(r[0] for r in spark.read.parquet(path).where(where).collect())
+    spark.conf.unset("spark.sql.parquet.filterPushdown")
+    out[where] = {"ours": ours, "theirs": theirs, "metrics": bp.scan_metrics(df)}
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_a_failed_job_falls_back_to_the_driver(tmp_path: Path) -> None:
+    """A planning job that fails (here: a serializer that refuses its partitions) leaves the
+    files to the driver: the query runs, pruned, with Spark's rows."""
+    run = subprocess.run(
+        [sys.executable, "-c", _REFUSING_SERIALIZER, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    line = next((x for x in run.stdout.splitlines() if x.startswith("RESULT ")), None)
+    assert run.returncode == 0 and line, run.stderr[-4000:]
+    assert "the planning job failed; planning reads the 4 files on the driver" in run.stderr
+    for where, got in json.loads(line[len("RESULT ") :]).items():
+        assert got["ours"] == got["theirs"], where
+        m = got["metrics"]
+        assert m["bloomFilesPlannedOnExecutors"] == 0 and m["bloomFilesTotal"] == 4, (where, m)
+        # Files of keys 0-1998, 2000-3998, ...: statistics prune all but the files holding the keys' range, the
+        # filter the one 301 would be in.
+        assert m["bloomFilesPruned"] == {"k = 301": 4, "k = 300": 3, "k IN (300, 301, 7000)": 2}[where], (where, m)
