@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, ProbeGate, ReadCost, TailSizer}
+import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, ProbeGate, ReadCost, TailSizer}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -96,14 +96,20 @@ object SplitPruning {
     case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
   }
 
-  /** The outcomes this JVM's cache alone gives (nothing is read; none with `bloom.cache` off). */
+  /**
+   * The outcomes this JVM's cache alone gives (nothing is read; none with `bloom.cache` off). Only files the
+   * cache holds some version of are looked up: on a file system whose versions take a status call (HDFS),
+   * the others would cost one each, one after the other, before a planning job even starts.
+   */
   def outcomesCached(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
       settings: ReadSettings): Map[FileKey, FileOutcome] =
     if (!settings.bloom.useCache) Map.empty
     else {
       val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
       val gate = ProbeGate(predicate, settings.bloom.earlyStop)
-      keys.flatMap(k => FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate).map(k -> _)).toMap
+      val held = FileBloomIndexCache.heldFiles
+      keys.filter(k => held(k.copy(version = None)))
+        .flatMap(k => FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate).map(k -> _)).toMap
     }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
