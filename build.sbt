@@ -63,7 +63,8 @@ lazy val bench = (project in file("jvm-bench"))
   .settings(
     publish / skip := true,
     Compile / unmanagedJars ++=
-      (SparkMinors.pysparkJars((LocalRootProject / baseDirectory).value, SparkMinors.default) ** "parquet-*.jar").classpath,
+      (SparkMinors.pysparkJars((LocalRootProject / baseDirectory).value, SparkMinors.default) **
+        ("parquet-*.jar" || "hadoop-client-*.jar")).classpath,
     javacOptions ++= Seq("-source", "17", "-target", "17", "--add-modules", "jdk.incubator.vector", "-Xlint:all,-options,-processing")
   )
 

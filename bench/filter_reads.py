@@ -67,14 +67,20 @@ def key(i: int) -> int:
     return i * SCATTER % MODULUS * 2
 
 
-def write(spark: Any, out: Path, files: int, kib: int) -> None:
+def write(spark: Any, out: Path, files: int, kib: int, writer: str = "spark") -> None:
+    """FILES files of scattered keys with a filter on k: Spark's writer (parquet-java sizing the filter
+    to `kib`), or ours (``writer="ours"``: sized for the file's own keys at 1 %, stored beside the footer)."""
     if (out / "_SUCCESS").is_file():
         return
+    # Even keys scattered over [0, 2e9) in every file (min/max statistics prune nothing): odd ones are absent.
+    df = spark.range(files * ROWS_PER_FILE, numPartitions=files).selectExpr(
+        f"id * {SCATTER} % {MODULUS} * 2 AS k", "id % 97 AS v"
+    )
+    if writer == "ours":
+        df.write.format("bloomparquet").mode("overwrite").option("bloom.columns", "k").save(str(out))
+        return
     (
-        spark.range(files * ROWS_PER_FILE, numPartitions=files)
-        # Even keys scattered over [0, 2e9) in every file (min/max statistics prune nothing): odd ones are absent.
-        .selectExpr(f"id * {SCATTER} % {MODULUS} * 2 AS k", "id % 97 AS v")
-        .write.mode("overwrite")
+        df.write.mode("overwrite")
         .option("parquet.bloom.filter.enabled#k", "true")
         .option("parquet.bloom.filter.expected.ndv#k", str(NDV_PER_MIB * kib // 1024))
         .option("parquet.bloom.filter.max.bytes", str(kib << 10))
@@ -154,6 +160,7 @@ def main() -> int:
     ap.add_argument("--ways", default="", help="comma list of ways to run (default: all)")
     ap.add_argument("--temps", default="cold,warm", help="comma list of cold, warm")
     ap.add_argument("--s3a", action="store_true", help="read through Hadoop's S3A from a local S3 server")
+    ap.add_argument("--writer", choices=["spark", "ours"], default="spark", help="the files' writer")
     args = ap.parse_args()
     conf = {
         "spark.driver.memory": "6g",
@@ -169,8 +176,11 @@ def main() -> int:
     spark = bp.session(**conf)
     kib = args.filter_kib or args.filter_mib * 1024
     size = f"{kib}k" if kib % 1024 else f"{kib // 1024}m"
-    data = args.out / f"filter-reads-{args.files}x{size}-scattered"
-    write(spark, data, args.files, kib)
+    data = args.out / (
+        f"filter-reads-{args.files}x{size}-scattered" if args.writer == "spark" else f"filter-reads-{args.files}-ours"
+    )
+    label = f"{size}iB filters" if args.writer == "spark" else "our writer's filters"
+    write(spark, data, args.files, kib, args.writer)
     table = str(data)
     cost: dict[str, str] = {}
     if args.latency_ms:
@@ -207,7 +217,7 @@ def main() -> int:
         queries = {q: v for q, v in queries.items() if q in args.only.split(",")}
     if args.ways:
         ways = {w: f for w, f in ways.items() if w in args.ways.split(",")}
-    print(f"{args.files} files, {size}iB filters, {store}; best of {args.rounds}", flush=True)
+    print(f"{args.files} files, {label}, {store}; best of {args.rounds}", flush=True)
     results = []
     for name, values in queries.items():
         where = f"k IN ({', '.join(map(str, values))})"
@@ -225,6 +235,8 @@ def main() -> int:
                 row = {
                     "query": name, "way": way, "temp": temp, "seconds": round(seconds, 3), "bytes": read,
                     "minimum": minimum, "ratio": round(read / minimum, 2) if minimum else None,
+                    "planning_bytes": m.get("bloomPlanningBytesRead", 0),
+                    "planning_ratio": round(m.get("bloomPlanningBytesRead", 0) / minimum, 2) if minimum else None,
                     "filter_reads_per_file": round(m.get("bloomFilterReads", 0) / args.files, 2),
                     "in_blocks": m.get("bloomFiltersReadInBlocks"), "filter_bytes": m.get("bloomFilterBytesRead"),
                     "rows": m["rows"], "probed_filters": filters, "gets_per_file": round(used["gets"] / args.files, 2),
@@ -235,12 +247,13 @@ def main() -> int:
     base_way = "parquet" if "parquet" in ways else next(iter(ways))
     base = {(r["query"]): r["seconds"] for r in results if r["way"] == base_way and r["temp"] == "cold"}
     print(
-        f"\n{'query':<16}{'way':<13}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'reads/file':>11}{'GETs/file':>10}"
-        f"{'s':>8}{'vs ' + base_way:>11}"
+        f"\n{'query':<16}{'way':<13}{'temp':<6}{'MiB read':>10}{'x minimum':>11}{'planning MiB':>14}{'x min':>9}"
+        f"{'reads/file':>11}{'GETs/file':>10}{'s':>8}{'vs ' + base_way:>11}"
     )
     for r in results:
         print(
             f"{r['query']:<16}{r['way']:<13}{r['temp']:<6}{r['bytes'] / 2**20:>10.2f}{r['ratio']:>11}"
+            f"{r['planning_bytes'] / 2**20:>14.3f}{r['planning_ratio']:>9}"
             f"{r['filter_reads_per_file']:>11}{r['gets_per_file']:>10}{r['seconds']:>8.3f}"
             f"{r['seconds'] / base[r['query']]:>11.2f}"
         )

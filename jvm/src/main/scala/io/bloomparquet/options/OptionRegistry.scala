@@ -42,11 +42,12 @@ object OptionRegistry {
   val ReadLatencyMicros: OptionSpec[Long] = OptionSpec("bloom.readCost.latencyMicros", IntRange(0, 100000000L), Some(0L),
     Seq(Read),
     "the cost model's time per read request, in microseconds (bloom.filterReads=auto); 0 = the file " +
-      "system's default: local 20, HDFS 1,000, object stores 20,000, any other 5,000")
+      "system's default: local 2, HDFS 1,000, object stores 20,000, any other 5,000; at 10 or less requests do " +
+      "not show in planning's time, and planning reads the fewest bytes: tails of the footers' size, exact ranges")
   val ReadMegabytesPerSecond: OptionSpec[Long] = OptionSpec("bloom.readCost.megabytesPerSecond", IntRange(0, 1000000L),
     Some(0L), Seq(Read),
     "the cost model's bandwidth of one planning read, in MB/s; 0 = the file system's default: " +
-      "local 2,000, HDFS 200, object stores and any other 100")
+      "local 8,000, HDFS 200, object stores and any other 100")
   val ReadDriverMegabytesPerSecond: OptionSpec[Long] = OptionSpec("bloom.readCost.driverMegabytesPerSecond",
     IntRange(0, 1000000L), Some(0L), Seq(Read),
     "the cost model's bandwidth of all planning reads at once (the driver's network, or an executor's in a " +

@@ -29,7 +29,8 @@ final case class FileOutcome(
     version: FileVersion.Lookup = FileVersion.NotOffered,
     filterReads: Int = 0,
     filtersReadInBlocks: Int = 0,
-    readByJob: Boolean = false) {
+    readByJob: Boolean = false,
+    planningBytesRead: Long = 0) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
@@ -90,7 +91,8 @@ object FilePruner {
       tail.foreach { t =>
         tailSizer.learn(key.length - t.footerStart) // the footer, at least
         val needed = key.length - firstByte(t.footerStart, fetched.requests)
-        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.oneAfterAnother.gapBytes) tailSizer.learn(needed)
+        val reach = if (cost.requestsUnnoticed) 0L else cost.oneAfterAnother.gapBytes
+        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= reach) tailSizer.learn(needed)
       }
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
       // Re-weighed only when this query added to it. Encrypted files stay out: the shared
@@ -98,8 +100,9 @@ object FilePruner {
       if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || fetched.added > 0))
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
+      val planningBytes = tail.fold(0L)(_.bytesRead) + fetched.fetchedBytes
       Some(FileOutcome(spans, decided.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
-          version, fetched.reads, fetched.inBlocks))
+          version, fetched.reads, fetched.inBlocks, planningBytesRead = planningBytes))
     } finally file.close()
   }
 
@@ -174,7 +177,7 @@ object FilePruner {
    * cache, keeps real answers). `byBlocks`: the filters were read in blocks.
    */
   private final case class Fetched(requests: IndexedSeq[(Long, Int)], failed: Map[(Int, Int), FilterFound],
-      bytesRead: Long, added: Int, byBlocks: Boolean = false, reads: Int = 0, inBlocks: Int = 0)
+      bytesRead: Long, added: Int, byBlocks: Boolean = false, reads: Int = 0, inBlocks: Int = 0, fetchedBytes: Long = 0)
 
   /**
    * Reads the missing filters whole, or (where `cost` says it takes less time) the blocks their
@@ -206,25 +209,35 @@ object FilePruner {
     }
     val inBlocks = blockRequests.map(_._1).toSet
     val whole = missing.indices.filterNot(inBlocks)
-    val blockReads = BloomFilterReader.blockReads(blockRequests.map(_._2), cost.gapBytes)
     val wholeReads = BloomFilterReader.coalesce(requests, blockRequests.map(_._1)).map(g => (g.start, g.end))
-    val byBlocks = blockRequests.nonEmpty &&
-      (reads match {
-        case FilterReads.Whole => false
-        case FilterReads.Blocks => true
-        case FilterReads.Auto =>
-          seconds(cost, blockReads, inMemoryFrom) + cost.blockSeconds(blockRequests.map(_._2.blocks.size).sum) <
-            seconds(cost.oneAfterAnother, wholeReads, inMemoryFrom) // whole filters are read one by one
-      })
+    // Ways to read: whole filters (one by one), or blocks with gaps up to a request's worth read, or
+    // (where requests go unnoticed) none; the model's fastest, or the fewest bytes within its tolerance.
+    val blockCpu = cost.blockSeconds(blockRequests.map(_._2.blocks.size).sum)
+    val blockWays = (if (cost.requestsUnnoticed) Seq(cost.gapBytes, 0L) else Seq(cost.gapBytes)).distinct.map { gap =>
+      val ranges = BloomFilterReader.blockReads(blockRequests.map(_._2), gap)
+      Way(Some(gap), ranges, seconds(cost, ranges, inMemoryFrom) + blockCpu, fetchedBytes(ranges, inMemoryFrom))
+    }
+    val wholeWay = Way(None, wholeReads, seconds(cost.oneAfterAnother, wholeReads, inMemoryFrom),
+      fetchedBytes(wholeReads, inMemoryFrom))
+    val ways = reads match {
+      case _ if blockRequests.isEmpty => Seq(wholeWay)
+      case FilterReads.Whole => Seq(wholeWay)
+      case FilterReads.Blocks => blockWays
+      case FilterReads.Auto => wholeWay +: blockWays
+    }
+    val way = cost.cheapest(ways)(_.seconds, _.bytes)
+    val byBlocks = way.gap.isDefined
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
     val (sized, unsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
-    val issued = (if (byBlocks) fetchedReads(blockReads, inMemoryFrom) else 0) +
-      fetchedReads(BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end)), inMemoryFrom) + unsized.size
+    val sizedReads = BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end))
+    val issued = (if (byBlocks) fetchedReads(way.ranges, inMemoryFrom) else 0) + fetchedReads(sizedReads, inMemoryFrom) +
+      unsized.size
+    val issuedBytes = (if (byBlocks) way.bytes else 0L) + fetchedBytes(sizedReads, inMemoryFrom)
     val found: IndexedSeq[FilterFound] =
       if (!byBlocks) BloomFilterReader.readMany(in, fileLength, requests, kernel, ciphers)
       else {
         val out = new Array[FilterFound](missing.size)
-        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), cost.gapBytes, kernel, cost.vectored)
+        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), way.gap.get, kernel, cost.vectored)
           .zip(blockRequests)
           .foreach { case (read, (i, _)) => out(i) = read }
         BloomFilterReader.readMany(in, fileLength, whole.map(requests), kernel, whole.map(ciphers)).zip(whole)
@@ -240,12 +253,22 @@ object FilePruner {
       }
     }
     val readInBlocks = found.count(_.isInstanceOf[FilterFound.Blocks])
-    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued, readInBlocks)
+    // Filters of unknown length are read apart, header first: their bytes as read.
+    val unsizedBytes = unsized.map(i => found(i).bytesRead).sum
+    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued, readInBlocks,
+      issuedBytes + unsizedBytes)
   }
+
+  /** A way to read a file's missing filters: blocks with gaps up to `gap` read (None: whole), its reads, time and bytes. */
+  private final case class Way(gap: Option[Long], ranges: Seq[(Long, Long)], seconds: Double, bytes: Long)
 
   /** The reads among `reads` ((start, end) ranges) that leave memory: those starting before `inMemoryFrom`. */
   private def fetchedReads(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Int =
     reads.count { case (start, _) => !inMemoryFrom.exists(start >= _) }
+
+  /** The bytes of the reads among `reads` that leave memory. */
+  private def fetchedBytes(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Long =
+    reads.collect { case (start, end) if !inMemoryFrom.exists(start >= _) => end - start }.sum
 
   /** What `reads` take: rounds of requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
   private def seconds(cost: ReadCost, reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Double = {

@@ -9,7 +9,9 @@ import io.bloomparquet.options.ReadCostSettings
  * `bytesPerSecond`, the bandwidth one planning read gets (a stream's, or its share of the
  * driver's when many files are read at once: [[ReadCost.forPath]]). A file's ranges go in rounds
  * of `parallelRanges` (above 1: one vectored read, whose ranges the file system fetches
- * together; 1: one after the other). Pure.
+ * together; 1: one after the other). Where a request costs no more than [[ReadCost.UnnoticedSeconds]]
+ * (a local disk's page cache), time cannot tell planning's ways apart, and the fewest bytes decide
+ * among those within a file's open of the fastest ([[cheapest]]). Pure.
  */
 final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double, parallelRanges: Int = 1) {
 
@@ -35,6 +37,22 @@ final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double, parall
    */
   def gapBytes: Long =
     if (vectored) ReadCost.VectoredMergeBytes else math.max(0L, (latencySeconds * bytesPerSecond).toLong)
+
+  /** Whether a request costs too little for planning's time to show it: bytes then decide. */
+  def requestsUnnoticed: Boolean = latencySeconds <= ReadCost.UnnoticedSeconds
+
+  /**
+   * How much slower than the fastest a way may be and still win on bytes: where requests go unnoticed,
+   * what a file's open costs (a way within it changes a file's planning by less than the file's own
+   * open); elsewhere nothing.
+   */
+  def tolerance: Double = if (requestsUnnoticed) ReadCost.LocalOpenSeconds else 0.0
+
+  /** Of `ways` (each with its time by this model and the bytes it fetches), the fewest bytes within [[tolerance]] of the fastest. */
+  def cheapest[A](ways: Seq[A])(seconds: A => Double, bytes: A => Long): A = {
+    val fastest = ways.map(seconds).min
+    ways.filter(w => seconds(w) <= fastest + tolerance).minBy(w => (bytes(w), seconds(w)))
+  }
 }
 
 object ReadCost {
@@ -60,14 +78,24 @@ object ReadCost {
   val VectoredMergeBytes: Long = 4096
 
   /**
-   * Per scheme: a local file system's positioned read costs ~20 µs and streams ~2 GB/s; HDFS a
+   * A request this cheap does not show in planning's time: a file's open alone costs more (~38 µs on
+   * a local disk; a seek and read of 32 bytes 2.2 µs, of 1 MiB 117 µs: `LocalReadBench`, bench/jmh.sh).
+   */
+  val UnnoticedSeconds: Double = 10e-6
+
+  /** What opening a local file and reading from it costs (38-41 µs measured: `LocalReadBench.openAndRead`). */
+  val LocalOpenSeconds: Double = 40e-6
+
+  /**
+   * Per scheme: a local file system's seek and read costs ~2 µs and streams ~8 GB/s (Hadoop's
+   * checksummed local file system from the page cache, measured: `LocalReadBench`); HDFS a
    * round trip of ~1 ms at ~200 MB/s; an object store a request of ~20 ms at ~100 MB/s per stream
    * (the figures of issue 25's simulated store); any other file system 5 ms at 100 MB/s. S3A
    * fetches the ranges of a vectored read 4 at a time (`fs.s3a.vectored.active.ranged.reads`);
    * Hadoop's other file systems read them one after the other.
    */
   def forScheme(scheme: Option[String]): ReadCost = scheme.map(_.toLowerCase(java.util.Locale.ROOT)) match {
-    case None | Some("file") => ReadCost(20e-6, 2000 * MB)
+    case None | Some("file") => ReadCost(2e-6, 8000 * MB)
     case Some("hdfs" | "viewfs") => ReadCost(1e-3, 200 * MB)
     case Some("s3a") => ReadCost(20e-3, 100 * MB, if (VectoredReads.supported) 4 else 1)
     case Some(s) if ObjectStores(s) => ReadCost(20e-3, 100 * MB)

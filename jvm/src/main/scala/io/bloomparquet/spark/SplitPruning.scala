@@ -70,6 +70,7 @@ object SplitPruning {
       filterReads = all.map(_.filterReads.toLong).sum,
       filtersReadInBlocks = all.map(_.filtersReadInBlocks.toLong).sum,
       footersRead = all.map(_.footersRead.toLong).sum,
+      planningBytesRead = all.map(_.planningBytesRead).sum,
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
       filesPlannedOnExecutors = mine.count(_.readByJob).toLong,

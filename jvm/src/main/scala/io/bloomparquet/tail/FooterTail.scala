@@ -15,10 +15,11 @@ import org.apache.parquet.hadoop.util.HadoopStreams
 import org.apache.parquet.io.SeekableInputStream
 
 /**
- * A footer parsed from the end of a file, where it starts, and a stream serving
- * the bytes read with it (the file's from `stream`'s tail start on) from memory.
+ * A footer parsed from the end of a file, where it starts, a stream serving
+ * the bytes read with it (the file's from `stream`'s tail start on) from memory,
+ * and the bytes its reads took (a second read when the first fell short included).
  */
-final case class FooterTail(footer: ParquetMetadata, footerStart: Long, stream: TailStream)
+final case class FooterTail(footer: ParquetMetadata, footerStart: Long, stream: TailStream, bytesRead: Long)
 
 /**
  * The one reader of Parquet file ends: one read of a file's last bytes (a second
@@ -39,7 +40,7 @@ object FooterTail {
   private val converter = new ParquetMetadataConverter()
 
   /** A file's last bytes read: its thrift footer, where the footer starts, and the bytes from `start` on. */
-  final case class Raw(fmd: FileMetaData, footerStart: Long, bytes: Array[Byte], start: Long)
+  final case class Raw(fmd: FileMetaData, footerStart: Long, bytes: Array[Byte], start: Long, bytesRead: Long)
 
   /**
    * Planning's read: parquet-java's metadata of a plaintext footer, with one read of
@@ -55,7 +56,7 @@ object FooterTail {
           val footer = converter.fromParquetMetadata(raw.fmd)
           val at = (raw.footerStart - raw.start).toInt
           ParquetFilterShims.noteFilterLengths(footer, FilterLengths.read(raw.bytes, at, raw.bytes.length - 8 - at))
-          Some(FooterTail(footer, raw.footerStart, new TailStream(raw.bytes, raw.start, in)))
+          Some(FooterTail(footer, raw.footerStart, new TailStream(raw.bytes, raw.start, in), raw.bytesRead))
         }
       }
     catch { case NonFatal(_) => None }
@@ -83,12 +84,14 @@ object FooterTail {
     }
     var start = fileLength - math.min(fileLength, speculative)
     var bytes = from(start)
+    var read = bytes.length.toLong
     footerLength(bytes) match {
       case Some(n) if n > maxFooter => return Left(s"footer length $n is over $maxFooter bytes")
-      case Some(n) if n + 8L > bytes.length && n + 8L <= fileLength => start = fileLength - n - 8; bytes = from(start)
+      case Some(n) if n + 8L > bytes.length && n + 8L <= fileLength =>
+        start = fileLength - n - 8; bytes = from(start); read += bytes.length
       case _ =>
     }
-    locateFooter(bytes).map { case (at, length) => Raw(parseFooter(bytes, at, length), start + at, bytes, start) }
+    locateFooter(bytes).map { case (at, length) => Raw(parseFooter(bytes, at, length), start + at, bytes, start, read) }
   }
 
   /** The footer length a plaintext Parquet file's last 8 bytes state, whether or not `tail` holds it all. */

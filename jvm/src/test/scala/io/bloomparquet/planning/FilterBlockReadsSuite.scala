@@ -122,6 +122,39 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assert(probed >= 12, s"only $probed file queries probed a filter")
   }
 
+  test("on a local disk a point lookup reads within 1.5x the minimum: the footer, the probed filter's header and block") {
+    val path = largeFilters(6000, "minimum")
+    val key = keyOf(path)
+    val bytes = Files.readAllBytes(path)
+    val footerBytes = bytes.length - SmallParquet.footerStart(bytes)
+    val chunk = SmallParquet.footer(path).getBlocks.get(0).getColumns.get(0)
+    val header = BloomFilterReader.blockLayout(io.bloomparquet.compat.ParquetFilterShims.bloomFilterLength(chunk).get).get._1
+    val sizer = TailSizer.forCost(ReadCost.forPath(key.path))
+    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(5001L)), caseSensitive = true)
+    val first = FilePruner.prune(key, conf, compiler, useCache = false, tailSizer = sizer).get
+    val again = FilePruner.prune(key, conf, compiler, useCache = false, tailSizer = sizer).get
+    assertEquals(again.verdicts, first.verdicts)
+    // Statistics leave one row group (keys ascend): its filter's header, the probed block, and the
+    // blocks of the chunk's min and max (the check for a corrupt bitset), each read exactly.
+    assertEquals((again.filtersReadInBlocks, again.footersRead), (1, 1))
+    val minimum = footerBytes + header + 32
+    assert(again.planningBytesRead <= minimum * 3 / 2, s"${again.planningBytesRead} against a minimum of $minimum")
+    assert(again.planningBytesRead >= minimum, again)
+    // The first file read 1 KiB of its end, then the footer it found longer.
+    assert(first.planningBytesRead - again.planningBytesRead <= 1024, (first, again))
+  }
+
+  test("where requests go unnoticed, the fewest bytes within a file's open of the fastest way; elsewhere the fastest") {
+    val local = ReadCost.forScheme(Some("file"))
+    val hdfs = ReadCost.forScheme(Some("hdfs"))
+    assert(local.requestsUnnoticed && !hdfs.requestsUnnoticed)
+    assertEquals((local.tolerance, hdfs.tolerance), (ReadCost.LocalOpenSeconds, 0.0))
+    val ways = Seq(("merged", 10e-6, 20000L), ("exact", 34e-6, 200L), ("slow", 60e-6, 100L))
+    assertEquals(local.cheapest(ways)(_._2, _._3)._1, "exact")
+    assertEquals(hdfs.cheapest(ways)(_._2, _._3)._1, "merged")
+    assertEquals(hdfs.cheapest(Seq(("a", 1.0, 5L), ("b", 1.0, 3L)))(_._2, _._3)._1, "b") // a tie: fewer bytes
+  }
+
   test("a zeroed filter read in blocks is found broken by its chunk's own min and max, as when read whole") {
     val path = largeFilters(3000, "zeroed")
     val footer = SmallParquet.footer(path)
@@ -169,7 +202,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val oneByOne = store.oneAfterAnother
     assert(blocks(oneByOne) > whole(oneByOne, 1L << 20), "20 ms a request: a second request costs 2 MB of transfer")
     assert(blocks(oneByOne) < whole(oneByOne, 4L << 20))
-    assertEquals(local.gapBytes, 40000L)
+    assertEquals(local.gapBytes, 16000L)
     assert(!local.vectored)
     if (VectoredReads.supported) { // S3A fetches a vectored read's ranges 4 at a time: the blocks' read costs one round
       assert(store.vectored && blocks(store) < whole(store, 1L << 20))
@@ -202,7 +235,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assert(blocks(one) > whole(one), "alone, a second request costs more than 1 MiB of transfer")
     assert(blocks(many) < whole(many), "64 files at once: 1 MiB at 15.6 MB/s costs more than a request")
     // Local files (the page cache) have no shared limit; a setting gives one anywhere.
-    assertEquals(ReadCost.forPath("file:/f", ReadCostSettings(filesAtOnce = 64)).bytesPerSecond, 2000e6)
+    assertEquals(ReadCost.forPath("file:/f", ReadCostSettings(filesAtOnce = 64)).bytesPerSecond, 8000e6)
     assertEquals(ReadCost.forPath("file:/f", ReadCostSettings(filesAtOnce = 4, driverMegabytesPerSecond = 400)).bytesPerSecond, 100e6)
   }
 

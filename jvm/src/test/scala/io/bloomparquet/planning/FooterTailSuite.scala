@@ -93,11 +93,11 @@ class FooterTailSuite extends munit.FunSuite {
     assert(e.getMessage.contains(path.toString) && e.getMessage.contains("encrypted footer"), e.getMessage)
   }
 
-  test("the tail size learned grows to the most needed, within bounds") {
-    val sizer = new TailSizer
-    assertEquals(sizer.size, TailSizer.Initial)
+  test("the tail size: the first guess until a file is read, then the most needed, at least the floor, within bounds") {
+    val sizer = new TailSizer(initial = 16384, floor = 2048)
+    assertEquals(sizer.size, 16384L)
     sizer.learn(1000)
-    assertEquals(sizer.size, TailSizer.Initial)
+    assertEquals(sizer.size, 2048L)
     sizer.learn(200000)
     sizer.learn(100000)
     assertEquals(sizer.size, 200000L)
@@ -108,5 +108,18 @@ class FooterTailSuite extends munit.FunSuite {
     assertEquals(sizer.size, 200000L)
     sizer.learn(TailSizer.Max)
     assertEquals(sizer.size, TailSizer.Max)
+  }
+
+  test("tails by cost: ~64 KiB ahead on an object store, a request's 1/32 on HDFS, exactly the footer on a local disk") {
+    def sizes(scheme: String, needs: Long*): Seq[Long] = {
+      val sizer = TailSizer.forCost(ReadCost.forScheme(Some(scheme)))
+      sizer.size +: needs.map { n => sizer.learn(n); sizer.size }
+    }
+    // 20 ms a request at 100 MB/s: 2 MB, of which 1/32 is read ahead (0.6 ms against a second request's 20).
+    assertEquals(sizes("s3a", 700, 100000), Seq(TailSizer.Initial, 62500L, 100000L))
+    // 1 ms a request at 200 MB/s: 200 KB, of which 1/32.
+    assertEquals(sizes("hdfs", 700, 100000), Seq(TailSizer.Initial, 6250L, 100000L))
+    // A request goes unnoticed: 1 KiB first, then the most needed, not a byte more.
+    assertEquals(sizes("file", 700, 650, 900), Seq(1024L, 700L, 700L, 900L))
   }
 }

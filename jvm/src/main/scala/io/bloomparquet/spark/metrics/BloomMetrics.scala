@@ -21,6 +21,8 @@ class FilterReadsMetric
     extends BloomSumMetric(BloomMetrics.FilterReads, "bloom: filter reads (requests beyond the footer's tail read)")
 class FiltersReadInBlocksMetric extends BloomSumMetric(BloomMetrics.FiltersReadInBlocks,
       "bloom: filters read in blocks (only the 32-byte blocks probed values hash to)")
+class PlanningBytesReadMetric extends BloomSumMetric(BloomMetrics.PlanningBytesRead,
+      "bloom: bytes planning read from files (file ends with their footers, and filter ranges beyond them)")
 class FootersReadMetric extends BloomSumMetric(BloomMetrics.FootersRead, "bloom: footers read")
 class BrokenFiltersMetric extends BloomSumMetric(BloomMetrics.BrokenFilters, "bloom: filters ignored as broken")
 class UnreadableFilesMetric
@@ -41,7 +43,7 @@ final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
     rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
     filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
-    unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0) {
+    unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0, planningBytesRead: Long = 0) {
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
@@ -51,7 +53,7 @@ final case class PruningCounts(
     BloomMetrics.FilterReads -> filterReads, BloomMetrics.FiltersReadInBlocks -> filtersReadInBlocks,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.FilesPlannedOnExecutors -> filesPlannedOnExecutors,
-    BloomMetrics.PruningTimeMs -> pruningTimeMs
+    BloomMetrics.PruningTimeMs -> pruningTimeMs, BloomMetrics.PlanningBytesRead -> planningBytesRead
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
 }
 
@@ -67,6 +69,7 @@ object BloomMetrics {
   val FilterReads = "bloomFilterReads"
   val FiltersReadInBlocks = "bloomFiltersReadInBlocks"
   val FootersRead = "bloomFootersRead"
+  val PlanningBytesRead = "bloomPlanningBytesRead"
   val BrokenFilters = "bloomBrokenFilters"
   val UnreadableFiles = "bloomUnreadableFiles"
   val FilesPlannedOnExecutors = "bloomFilesPlannedOnExecutors"
@@ -79,7 +82,8 @@ object BloomMetrics {
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
     new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
-    new FilterReadsMetric, new FiltersReadInBlocksMetric, new FootersReadMetric, new BrokenFiltersMetric,
+    new FilterReadsMetric, new FiltersReadInBlocksMetric, new FootersReadMetric, new PlanningBytesReadMetric,
+    new BrokenFiltersMetric,
     new UnreadableFilesMetric, new FilesPlannedOnExecutorsMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric,
     new RuntimeFilterTimeMetric,
     new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
