@@ -24,6 +24,10 @@ collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_DELTA") else ["delta"]
 # Hadoop's S3A against a local S3 server (a session with hadoop-aws on its class path): BLOOMPARQUET_S3A=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_S3A") else ["s3a"]
+# S3A over Spark Connect: both.
+collect_ignore += (
+    [] if os.environ.get("BLOOMPARQUET_S3A") and os.environ.get("BLOOMPARQUET_CONNECT") else ["s3a_connect"]
+)
 # Delta Lake over Spark Connect: both.
 collect_ignore += (
     [] if os.environ.get("BLOOMPARQUET_DELTA") and os.environ.get("BLOOMPARQUET_CONNECT") else ["delta_connect"]

@@ -8,6 +8,7 @@ object's metadata unless opened with an S3A status) and ``classic``."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from . import local_s3
 
 BUCKETS = {"analytics": "analytics", "classic": "classic"}
 TEST_JAR = Path(__file__).resolve().parents[2] / "jvm" / "target" / "bloomparquet-tests.jar"
+IVY_HOME = Path.home() / ".ivy2-s3a"
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +45,17 @@ def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -
         "spark.driver.extraClassPath": str(TEST_JAR),
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
+        # An Ivy home of its own: its jars/ holds hadoop-aws and what it needs, nothing else.
+        "spark.jars.ivy": str(IVY_HOME),
     }
-    session = bp.session(master="local[2]", **conf)
+    # BLOOMPARQUET_MASTER=local-cluster[...] (bin/test runs the differential tests that way too): executors in
+    # JVMs of their own, each with its own S3A client, statuses and caches.
+    master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
+    if master.startswith("local-cluster"):
+        conf["spark.executor.memory"] = "1g"
+        # Hadoop finds a file system's class through its own class loader, not the tasks' (which hold
+        # spark.jars.packages): executors take hadoop-aws from their class path, as on a cluster.
+        conf["spark.executor.extraClassPath"] = str(IVY_HOME / "jars" / "*")
+    session = bp.session(master=master, **conf)
     yield session
     session.stop()

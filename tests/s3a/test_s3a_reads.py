@@ -207,6 +207,21 @@ def test_planning_job_opens_files_with_the_listed_statuses(spark, s3, local_file
     assert got == _theirs(spark, path, where)
 
 
+@pytest.mark.parametrize("bucket", list(BUCKETS.values()))
+@pytest.mark.parametrize("writer", WRITERS)
+def test_planning_job_over_s3a_gives_the_drivers_rows(spark, s3, local_files, writer: str, bucket: str) -> None:
+    """Planned in a job, each file read by an executor's own S3A client with the status the driver
+    listed (shipped with the job; executors in JVMs of their own on local-cluster): the rows are
+    Spark's for every writer and input stream, and every file was planned there."""
+    path = _upload(s3, bucket, local_files[writer])
+    wheres = [f"i64 = {MISS}", f"i64 = {HIT}", f"i64 IN ({MISS}, {HIT}, {KEY(4001)})"]
+    with spark_conf(spark, {"spark.bloomparquet.planning.distributed": "executors"}):
+        for where in wheres:
+            df = _ours(spark, path, where, **{"bloom.cache": "false"})
+            assert rows(df) == _theirs(spark, path, where), where
+            assert bp.scan_metrics(df)["bloomFilesPlannedOnExecutors"] == FILES, where
+
+
 def test_spark_listing_keeps_s3a_etags(spark, s3, local_files) -> None:
     """Spark's listing of S3A (serial, and parallel past its threshold) keeps S3A's own statuses,
     etags included (on this Spark and Hadoop). Pruning still lists each directory itself: a
