@@ -8,8 +8,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
+
+from bloomparquet import scan_metrics
 
 from .probe_files import COLUMNS, ROW_GROUP, arrow_table, data_ids, write_files
 from .spark_conf import PUSHDOWN_OFF, spark_conf
@@ -144,3 +147,38 @@ def test_other_writers_files(spark, slow, tmp_path: Path) -> None:
     assert ours <= 2
     assert ours <= theirs
     _assert_rows_equal(spark, path)
+
+
+def test_a_task_checks_a_files_version_once_however_many_of_its_splits_it_reads(spark, slow, tmp_path: Path) -> None:
+    """Plan mode cuts a file into a split per run of kept row groups; a task holding several of
+    them asks for the file's status (whether it is still the version planning judged) once."""
+    path = tmp_path / "runs"
+    path.mkdir()
+    groups, per_group = 8, 500
+    ids = np.arange(groups * per_group, dtype=np.int64) * 2  # ascending: row group g holds ids g*500..
+    pq.write_table(
+        arrow_table(ids, ["i64", "str"]),
+        path / "part-0.parquet",
+        row_group_size=per_group,
+        bloom_filter_options={"i64": {"ndv": per_group, "fpp": 0.01}},
+    )
+    wanted = ", ".join(str(COLUMNS["i64"][1](int(ids[g * per_group + 7]))) for g in (1, 3, 5, 7))
+    where = f"i64 IN ({wanted})"
+    with spark_conf(spark, PUSHDOWN_OFF):
+        theirs = sorted(map(tuple, spark.read.parquet(str(path)).where(where).collect()))
+    assert len(theirs) == 4
+    statuses = {}
+    # No pruned row group read to join two runs; the splits in one partition, or each in its own.
+    for tasks, packing in (
+        (1, {"spark.sql.files.minPartitionNum": "1"}),
+        (4, {"spark.sql.files.maxPartitionBytes": "1"}),
+    ):
+        with spark_conf(spark, {"spark.sql.files.openCostInBytes": "0", **packing}):
+            q = spark.read.format("bloomparquet").load(f"slow://{path}").where(where)
+            slow.reset()
+            assert sorted(map(tuple, q.collect())) == theirs
+            statuses[tasks] = slow.statusesOf(str(path / "part-0.parquet"))
+            m = scan_metrics(q)
+            assert m["bloomTasksPlanned"] == tasks and m["bloomRowGroupsTotal"] == groups, (tasks, m)
+    # Spark's own reader asks once per split (4 either way); the version check once per task.
+    assert statuses == {1: 4 + 1, 4: 4 + 4}, statuses

@@ -26,17 +26,21 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
   /** The partition to read, and how many of its files are read whole as they changed. */
   private def checked(partition: InputPartition): (InputPartition, Long) = partition match {
     case fp: FilePartition if !judged.isEmpty && fp.files.exists(f => judged.get(f.toPath.toString).isDefined) =>
-      val splits = fp.files.map(check)
+      // One status call per judged file of the partition, however many of its splits the partition holds.
+      val now = fp.files.iterator.map(_.toPath.toString).filter(judged.get(_).isDefined).toSeq.distinct
+        .map(p => p -> current(p)).toMap
+      val splits = fp.files.map(check(_, now))
       (SparkCompat.newFilePartition(fp.index, splits.flatMap(_._1)), splits.count(_._2).toLong)
     case other => (other, 0L)
   }
 
-  /** What to read of `split`, and whether it is its changed file read whole. */
-  private def check(split: PartitionedFile): (Option[PartitionedFile], Boolean) = {
+  /** What to read of `split` (its file's status now in `now`), and whether it is its changed file read whole. */
+  private def check(split: PartitionedFile, now: Map[String, Option[(Long, Long, FileVersion.Lookup)]])
+      : (Option[PartitionedFile], Boolean) = {
     val path = split.toPath.toString
     judged.get(path) match {
       case None => (Some(split), false)
-      case Some(j) => current(path) match {
+      case Some(j) => now.getOrElse(path, None) match {
           case Some((length, mtime, version)) if length != j.length || mtime != j.modificationTime || version != j.version =>
             if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, length, mtime)), true) else (None, false)
           // Unchanged, or gone: Spark's reader meets a missing file as it would (spark.sql.files.ignoreMissingFiles).

@@ -43,6 +43,24 @@ class SlowFileSystem extends LocalUnderScheme {
 
   override def open(f: Path, bufferSize: Int): FSDataInputStream = counted(f, bufferSize, SlowFileSystem.openLatencyMs)
 
+  // A caller's status call is a request too (an object store's HEAD): counted per file (no latency: the
+  // benchmarks' figures are GETs'). The local file system's own, inside its open and listing, are not.
+  private val inside = ThreadLocal.withInitial[java.lang.Boolean](() => false)
+  private def internally[T](body: => T): T = {
+    val was = inside.get
+    inside.set(true)
+    try body
+    finally inside.set(was)
+  }
+
+  override def getFileStatus(f: Path): org.apache.hadoop.fs.FileStatus = {
+    val status = super.getFileStatus(f)
+    if (status.isFile && !inside.get) SlowFileSystem.status(SlowFileSystem.countsOf(f))
+    status
+  }
+
+  override def listStatus(f: Path): Array[org.apache.hadoop.fs.FileStatus] = internally(super.listStatus(f))
+
   // As S3A's: a file opened with the status its caller already holds asks for none (no request on open).
   override protected def openFileWithOptions(path: Path,
       parameters: OpenFileParameters): CompletableFuture[FSDataInputStream] =
@@ -53,7 +71,7 @@ class SlowFileSystem extends LocalUnderScheme {
     val counts = SlowFileSystem.countsOf(f)
     counts.opens.incrementAndGet()
     SlowFileSystem.pause(latencyMs)
-    new FSDataInputStream(new CountingStream(super.open(f, bufferSize), counts))
+    new FSDataInputStream(new CountingStream(internally(super.open(f, bufferSize)), counts))
   }
 }
 
@@ -67,6 +85,7 @@ object SlowFileSystem {
     val gets = new AtomicLong
     val bytes = new AtomicLong
     val vectoredReads = new AtomicLong
+    val statuses = new AtomicLong
   }
 
   private val counts = new ConcurrentHashMap[String, Counts]()
@@ -110,6 +129,11 @@ object SlowFileSystem {
   def setParallelRanges(n: Int): Unit = parallelRanges = math.max(1, n)
 
   def reset(): Unit = counts.clear()
+
+  /** Status calls of one file since the last [[reset]]. */
+  def statusesOf(path: String): Long = Option(counts.get(key(new Path(path)))).fold(0L)(_.statuses.get)
+
+  private[testing] def status(c: Counts): Unit = c.statuses.incrementAndGet()
 
   /** Vectored reads of one file since the last [[reset]]. */
   def vectoredReadsOf(path: String): Long = Option(counts.get(key(new Path(path)))).fold(0L)(_.vectoredReads.get)
