@@ -226,6 +226,10 @@ def test_key_sets_prune_every_route(spark, oracle, fact: Path, key_file: str, ro
         q = spark.sql(sql)
         got = rows(q)
         m = scan_metrics(q)
+        if route == "table":
+            spark.sql(f"DROP TABLE {name}")
+        if route == "view":
+            spark.catalog.dropTempView(name)
     key_rows = spark.read.parquet(key_file)
     expected = {
         "inner": lambda t: t.join(key_rows, "l").select(*t.columns),

@@ -180,5 +180,6 @@ def test_a_task_checks_a_files_version_once_however_many_of_its_splits_it_reads(
             statuses[tasks] = slow.statusesOf(str(path / "part-0.parquet"))
             m = scan_metrics(q)
             assert m["bloomTasksPlanned"] == tasks and m["bloomRowGroupsTotal"] == groups, (tasks, m)
-    # Spark's own reader asks once per split (4 either way); the version check once per task.
-    assert statuses == {1: 4 + 1, 4: 4 + 4}, statuses
+    # The version check asks once per task: 3 fewer in one task than in four (what Spark's own reader
+    # and planning ask is the same either way; the check per split gave no difference).
+    assert statuses[4] - statuses[1] == 3, statuses

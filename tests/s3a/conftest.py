@@ -19,14 +19,15 @@ from . import local_s3
 
 BUCKETS = {"analytics": "analytics", "classic": "classic"}
 TEST_JAR = Path(__file__).resolve().parents[2] / "jvm" / "target" / "bloomparquet-tests.jar"
-IVY_HOME = Path.home() / ".ivy2-s3a"
+# An Ivy home per Hadoop version: its jars/ (the executors' class path on local-cluster) holds that
+# hadoop-aws and what it needs, nothing else.
+IVY_HOME = Path.home() / f".ivy2-s3a-{local_s3.hadoop_version()}"
 
 
 @pytest.fixture(scope="session")
 def s3_endpoint() -> Iterator[str]:
-    server, endpoint = local_s3.start_server()
-    yield endpoint
-    server.stop()
+    with local_s3.serving() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +46,6 @@ def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -
         "spark.driver.extraClassPath": str(TEST_JAR),
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
-        # An Ivy home of its own: its jars/ holds hadoop-aws and what it needs, nothing else.
         "spark.jars.ivy": str(IVY_HOME),
     }
     # BLOOMPARQUET_MASTER=local-cluster[...] (bin/test runs the differential tests that way too): executors in

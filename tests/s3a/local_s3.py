@@ -6,6 +6,8 @@ bundle) through ``spark.jars.packages``: shared by the S3A tests and ``bench/fil
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,16 @@ def start_server() -> tuple[Any, str]:
     server.start()
     host, port = server.get_host_and_port()
     return server, f"http://{host}:{port}"
+
+
+@contextmanager
+def serving() -> Iterator[str]:
+    """A moto server for the block (a test session's): its endpoint."""
+    server, endpoint = start_server()
+    try:
+        yield endpoint
+    finally:
+        server.stop()
 
 
 def client(endpoint: str, buckets: list[str]) -> Any:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -18,21 +17,17 @@ BUCKET = "connect"
 
 @pytest.fixture(scope="session")
 def s3_endpoint() -> Iterator[str]:
-    server, endpoint = local_s3.start_server()
-    yield endpoint
-    server.stop()
+    with local_s3.serving() as endpoint:
+        yield endpoint
 
 
 @pytest.fixture(scope="session")
-def s3(s3_endpoint: str) -> Any:
-    return local_s3.client(s3_endpoint, [BUCKET])
-
-
-@pytest.fixture(scope="session")
-def connect(s3_endpoint: str, s3: Any) -> Iterator[object]:
+def connect(s3_endpoint: str) -> Iterator[object]:
     from pyspark.sql import SparkSession
 
     import bloomparquet as bp
+
+    local_s3.client(s3_endpoint, [BUCKET])  # the bucket the tests write to
 
     # The client repeats the server's start-up settings as session settings, which Spark refuses, noisily.
     warnings.filterwarnings("ignore", message="Failed to set spark\\.")

@@ -49,6 +49,10 @@ def test_every_connect_route_equals_parquet_over_s3a(connect, table: str, route:
         else:
             df = connect.sql(f"SELECT * FROM {name} WHERE {where}")
         assert rows(df) == _theirs(connect, table, where), (route, where)
+    if route == "table":
+        connect.sql(f"DROP TABLE {name}")
+    if route == "view":
+        connect.catalog.dropTempView(name)
 
 
 def test_a_point_miss_prunes_on_the_driver_over_s3a(connect, table: str) -> None:
@@ -58,5 +62,6 @@ def test_a_point_miss_prunes_on_the_driver_over_s3a(connect, table: str) -> None
         assert df.collect() == []
         m = bp.scan_metrics(df)
         assert m["bloomFilesTotal"] == FILES and m["bloomFilesPruned"] >= FILES - 1, m
+        assert m["bloomFilesPlannedOnExecutors"] == 0, m
         assert (m["bloomFootersRead"] == FILES and m["bloomPlanningBytesRead"] > 0) == read, (cache, m)
         assert read or (m["bloomFootersRead"] == 0 and m["bloomPlanningBytesRead"] == 0), (cache, m)

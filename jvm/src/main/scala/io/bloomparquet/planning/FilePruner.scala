@@ -91,8 +91,7 @@ object FilePruner {
       tail.foreach { t =>
         tailSizer.learn(key.length - t.footerStart) // the footer, at least
         val needed = key.length - firstByte(t.footerStart, fetched.requests)
-        val reach = if (cost.requestsUnnoticed) 0L else cost.oneAfterAnother.gapBytes
-        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= reach) tailSizer.learn(needed)
+        if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.tailReachBytes) tailSizer.learn(needed)
       }
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
       // Re-weighed only when this query added to it. Encrypted files stay out: the shared
@@ -228,7 +227,8 @@ object FilePruner {
     val way = cost.cheapest(ways)(_.seconds, _.bytes)
     val byBlocks = way.gap.isDefined
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
-    val (sized, unsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
+    val (sized, allUnsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
+    val unsized = allUnsized.filter(i => leavesMemory(requests(i)._1, inMemoryFrom)) // the rest lie in the tail
     val sizedReads = BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end))
     val issued = (if (byBlocks) fetchedReads(way.ranges, inMemoryFrom) else 0) + fetchedReads(sizedReads, inMemoryFrom) +
       unsized.size
@@ -262,17 +262,20 @@ object FilePruner {
   /** A way to read a file's missing filters: blocks with gaps up to `gap` read (None: whole), its reads, time and bytes. */
   private final case class Way(gap: Option[Long], ranges: Seq[(Long, Long)], seconds: Double, bytes: Long)
 
-  /** The reads among `reads` ((start, end) ranges) that leave memory: those starting before `inMemoryFrom`. */
+  /** Whether a read starting at `start` leaves memory: it starts before `inMemoryFrom` (the tail read with the footer). */
+  private def leavesMemory(start: Long, inMemoryFrom: Option[Long]): Boolean = !inMemoryFrom.exists(start >= _)
+
+  /** The reads among `reads` ((start, end) ranges) that leave memory. */
   private def fetchedReads(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Int =
-    reads.count { case (start, _) => !inMemoryFrom.exists(start >= _) }
+    reads.count { case (start, _) => leavesMemory(start, inMemoryFrom) }
 
   /** The bytes of the reads among `reads` that leave memory. */
   private def fetchedBytes(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Long =
-    reads.collect { case (start, end) if !inMemoryFrom.exists(start >= _) => end - start }.sum
+    reads.collect { case (start, end) if leavesMemory(start, inMemoryFrom) => end - start }.sum
 
   /** What `reads` take: rounds of requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
   private def seconds(cost: ReadCost, reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Double = {
-    val fetched = reads.filterNot { case (start, _) => inMemoryFrom.exists(start >= _) }
+    val fetched = reads.filter { case (start, _) => leavesMemory(start, inMemoryFrom) }
     cost.seconds(fetched.size, fetched.map { case (s, e) => e - s }.sum)
   }
 

@@ -38,13 +38,19 @@ final case class ReadCost(latencySeconds: Double, bytesPerSecond: Double, parall
   def gapBytes: Long =
     if (vectored) ReadCost.VectoredMergeBytes else math.max(0L, (latencySeconds * bytesPerSecond).toLong)
 
+  /**
+   * How much further than the footer a tail is worth reading to hold filters read in blocks: a
+   * request's worth of bytes, or none where requests go unnoticed (bytes decide there).
+   */
+  def tailReachBytes: Long = if (requestsUnnoticed) 0L else oneAfterAnother.gapBytes
+
   /** Whether a request costs too little for planning's time to show it: bytes then decide. */
   def requestsUnnoticed: Boolean = latencySeconds <= ReadCost.UnnoticedSeconds
 
   /**
    * How much slower than the fastest a way may be and still win on bytes: where requests go unnoticed,
-   * what a file's open costs (a way within it changes a file's planning by less than the file's own
-   * open); elsewhere nothing.
+   * what opening a local file costs (a way within it changes a file's planning by less than its open;
+   * any file system told a request costs 10 µs or less is taken to be that fast); elsewhere nothing.
    */
   def tolerance: Double = if (requestsUnnoticed) ReadCost.LocalOpenSeconds else 0.0
 

@@ -28,7 +28,7 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
     case fp: FilePartition if !judged.isEmpty && fp.files.exists(f => judged.get(f.toPath.toString).isDefined) =>
       // One status call per judged file of the partition, however many of its splits the partition holds.
       val now = fp.files.iterator.map(_.toPath.toString).filter(judged.get(_).isDefined).toSeq.distinct
-        .map(p => p -> current(p)).toMap
+        .map(p => p -> current(p)).toMap // every judged file of the partition
       val splits = fp.files.map(check(_, now))
       (SparkCompat.newFilePartition(fp.index, splits.flatMap(_._1)), splits.count(_._2).toLong)
     case other => (other, 0L)
@@ -40,7 +40,7 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
     val path = split.toPath.toString
     judged.get(path) match {
       case None => (Some(split), false)
-      case Some(j) => now.getOrElse(path, None) match {
+      case Some(j) => now(path) match {
           case Some((length, mtime, version)) if length != j.length || mtime != j.modificationTime || version != j.version =>
             if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, length, mtime)), true) else (None, false)
           // Unchanged, or gone: Spark's reader meets a missing file as it would (spark.sql.files.ignoreMissingFiles).

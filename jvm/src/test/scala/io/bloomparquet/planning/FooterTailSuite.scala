@@ -4,6 +4,7 @@ import java.nio.file.{Files, Path => NioPath}
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.options.ReadCostSettings
 import io.bloomparquet.tail.FooterTail
 import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
 import org.apache.hadoop.conf.Configuration
@@ -119,6 +120,10 @@ class FooterTailSuite extends munit.FunSuite {
     assertEquals(sizes("s3a", 700, 100000), Seq(TailSizer.Initial, 62500L, 100000L))
     // 1 ms a request at 200 MB/s: 200 KB, of which 1/32.
     assertEquals(sizes("hdfs", 700, 100000), Seq(TailSizer.Initial, 6250L, 100000L))
+    // 64 files at once share the driver's 1 GB/s: 15.6 MB/s a file, a request worth 312,500 bytes, 1/32 of it.
+    val shared = TailSizer.forCost(ReadCost.forPath("s3a://b/f", ReadCostSettings(filesAtOnce = 64)))
+    shared.learn(700)
+    assertEquals(shared.size, 9765L)
     // A request goes unnoticed: 1 KiB first, then the most needed, not a byte more.
     assertEquals(sizes("file", 700, 650, 900), Seq(1024L, 700L, 700L, 900L))
   }

@@ -23,8 +23,8 @@ import org.apache.hadoop.fs.impl.OpenFileParameters
  * them (4 by default): each round of them waits the latency once. With [[setMegabytesPerSecond]]
  * (and [[setDriverMegabytesPerSecond]], a bandwidth all streams share),
  * bytes take time too: each stream (and each range fetched at once) gets that bandwidth.
- * Listings and statuses cost nothing and are not counted (the same for every
- * reader). Settings and counts are JVM-wide (executors of `local[n]` share them; executors of
+ * Listings cost nothing and are not counted; status calls cost nothing and are counted per file
+ * (a caller's, not those of the local file system inside its own open and listing). Settings and counts are JVM-wide (executors of `local[n]` share them; executors of
  * their own take the settings from their Hadoop conf when the file system is first made there).
  */
 class SlowFileSystem extends LocalUnderScheme {
