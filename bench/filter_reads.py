@@ -67,13 +67,13 @@ def key(i: int) -> int:
     return i * SCATTER % MODULUS * 2
 
 
-def write(spark: Any, out: Path, files: int, kib: int, writer: str = "spark") -> None:
+def write(spark: Any, out: Path, files: int, kib: int, writer: str = "spark", rows: int = ROWS_PER_FILE) -> None:
     """FILES files of scattered keys with a filter on k: Spark's writer (parquet-java sizing the filter
     to `kib`), or ours (``writer="ours"``: sized for the file's own keys at 1 %, stored beside the footer)."""
     if (out / "_SUCCESS").is_file():
         return
     # Even keys scattered over [0, 2e9) in every file (min/max statistics prune nothing): odd ones are absent.
-    df = spark.range(files * ROWS_PER_FILE, numPartitions=files).selectExpr(
+    df = spark.range(files * rows, numPartitions=files).selectExpr(
         f"id * {SCATTER} % {MODULUS} * 2 AS k", "id % 97 AS v"
     )
     if writer == "ours":
@@ -161,6 +161,7 @@ def main() -> int:
     ap.add_argument("--temps", default="cold,warm", help="comma list of cold, warm")
     ap.add_argument("--s3a", action="store_true", help="read through Hadoop's S3A from a local S3 server")
     ap.add_argument("--writer", choices=["spark", "ours"], default="spark", help="the files' writer")
+    ap.add_argument("--rows-per-file", type=int, default=ROWS_PER_FILE, help="rows of each file (one row group)")
     args = ap.parse_args()
     conf = {
         "spark.driver.memory": "6g",
@@ -176,11 +177,14 @@ def main() -> int:
     spark = bp.session(**conf)
     kib = args.filter_kib or args.filter_mib * 1024
     size = f"{kib}k" if kib % 1024 else f"{kib // 1024}m"
+    rows_tag = "" if args.rows_per_file == ROWS_PER_FILE else f"-{args.rows_per_file}rows"
     data = args.out / (
-        f"filter-reads-{args.files}x{size}-scattered" if args.writer == "spark" else f"filter-reads-{args.files}-ours"
+        f"filter-reads-{args.files}x{size}-scattered{rows_tag}"
+        if args.writer == "spark"
+        else f"filter-reads-{args.files}-ours{rows_tag}"
     )
     label = f"{size}iB filters" if args.writer == "spark" else "our writer's filters"
-    write(spark, data, args.files, kib, args.writer)
+    write(spark, data, args.files, kib, args.writer, args.rows_per_file)
     table = str(data)
     cost: dict[str, str] = {}
     if args.latency_ms:
@@ -195,7 +199,7 @@ def main() -> int:
     cost["bloom.planningParallelism"] = str(args.threads)
     if args.s3a:
         table = upload(endpoint, data)
-    n = args.files * ROWS_PER_FILE
+    n = args.files * args.rows_per_file
     absent = [2 * (i * (MODULUS // 1000)) + 1 for i in range(1000)]  # odd, spread over every file's min/max
     queries = {
         "point miss": absent[500:501],
