@@ -43,13 +43,14 @@ object BloomColumns {
       .map(_.getPath.toArray.head).toSet
 
   private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean, listed: Option[FileStatus]): ParquetMetadata = {
-    val Versioned(key, _, useCache, asked) = Versioned(path, conf, cacheWanted)
+    val hadoopPath = new Path(path.path)
+    val Versioned(key, _, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
     (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {
-      val status = listed.orElse(asked).getOrElse(PlanningOpen.status(key))
+      val status = listed.orElse(asked).getOrElse(PlanningOpen.status(key, hadoopPath))
       val file = HadoopInputFile.fromStatus(status, conf)
       val stream = PlanningOpen.stream(status, file, conf)
       val index = try {
-        val (read, tail) = FileFooter.read(file, new Path(key.path), conf, TailSizer.Initial, stream)
+        val (read, tail) = FileFooter.read(file, hadoopPath, conf, TailSizer.Initial, stream)
         val index = new FileBloomIndex(read)
         if (useCache) tail.foreach(FilePruner.addFiltersInTail(index, _, key))
         index

@@ -66,14 +66,15 @@ object FilePruner {
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads,
       costs: ReadCostSettings, listed: Option[FileStatus]): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
-    val Versioned(key, version, useCache, asked) = Versioned(path, conf, cacheWanted)
+    val hadoopPath = new Path(path.path)
+    val Versioned(key, version, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
-    val file = new LazyFile(listed.orElse(asked).getOrElse(PlanningOpen.status(key)), conf)
+    val file = new LazyFile(listed.orElse(asked).getOrElse(PlanningOpen.status(key, hadoopPath)), conf)
     try {
       // The footer's read, kept: filters lying in it are served from memory (one request per file).
       val (index, tail) = cached.fold {
-        val (footer, tail) = FileFooter.read(file.input, new Path(key.path), conf, tailSizer.size, file.stream())
+        val (footer, tail) = FileFooter.read(file.input, hadoopPath, conf, tailSizer.size, file.stream())
         (new FileBloomIndex(footer), tail)
       }(index => (index, None))
       val footersRead = if (cached.isEmpty) 1 else 0
@@ -233,16 +234,18 @@ object FilePruner {
     val issued = (if (byBlocks) fetchedReads(way.ranges, inMemoryFrom) else 0) + fetchedReads(sizedReads, inMemoryFrom) +
       unsized.size
     val issuedBytes = (if (byBlocks) way.bytes else 0L) + fetchedBytes(sizedReads, inMemoryFrom)
-    val found: IndexedSeq[FilterFound] =
-      if (!byBlocks) BloomFilterReader.readMany(in, fileLength, requests, kernel, ciphers)
+    // Filters read in blocks whose header did not confirm their layout, then read whole: (reads, bytes).
+    val (found: IndexedSeq[FilterFound], wholeAfter: (Int, Long)) =
+      if (!byBlocks) (BloomFilterReader.readMany(in, fileLength, requests, kernel, ciphers), (0, 0L))
       else {
         val out = new Array[FilterFound](missing.size)
-        BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), way.gap.get, kernel, cost.vectored)
-          .zip(blockRequests)
-          .foreach { case (read, (i, _)) => out(i) = read }
+        val blockReads =
+          BloomFilterReader.readBlocks(in, fileLength, blockRequests.map(_._2), way.gap.get, kernel, cost.vectored)
+        blockReads.found.zip(blockRequests).foreach { case (read, (i, _)) => out(i) = read }
+        val fellBack = blockReads.readWhole.filter { case (j, _) => leavesMemory(blockRequests(j)._2.offset, inMemoryFrom) }
         BloomFilterReader.readMany(in, fileLength, whole.map(requests), kernel, whole.map(ciphers)).zip(whole)
           .foreach { case (read, i) => out(i) = read }
-        out.toIndexedSeq
+        (out.toIndexedSeq, (fellBack.size, fellBack.values.sum))
       }
     val failed = missing.zip(found).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
     missing.zip(chunks).zip(found).foreach { case (((rg, c), chunk), read) =>
@@ -255,8 +258,8 @@ object FilePruner {
     val readInBlocks = found.count(_.isInstanceOf[FilterFound.Blocks])
     // Filters of unknown length are read apart, header first: their bytes as read.
     val unsizedBytes = unsized.map(i => found(i).bytesRead).sum
-    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued, readInBlocks,
-      issuedBytes + unsizedBytes)
+    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued + wholeAfter._1,
+      readInBlocks, issuedBytes + unsizedBytes + wholeAfter._2)
   }
 
   /** A way to read a file's missing filters: blocks with gaps up to `gap` read (None: whole), its reads, time and bytes. */

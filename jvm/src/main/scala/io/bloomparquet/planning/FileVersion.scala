@@ -32,12 +32,11 @@ object FileVersion {
   /** The file system offers versions but this file's could not be had: don't trust the cache for it. */
   case object Unknown extends Lookup
 
-  def of(path: String, conf: Configuration): Lookup = lookup(path, conf)._1
+  def of(path: String, conf: Configuration): Lookup = lookup(new Path(path), conf)._1
 
-  /** The version of the file at `path`, and the status asked for it if one was (etag stores, HDFS). */
-  def lookup(path: String, conf: Configuration): (Lookup, Option[FileStatus]) =
+  /** The version of the file at `p`, and the status asked for it if one was (etag stores, HDFS). */
+  def lookup(p: Path, conf: Configuration): (Lookup, Option[FileStatus]) =
     try {
-      val p = new Path(path)
       val fs = p.getFileSystem(conf)
       lazy val status = fs.getFileStatus(p)
       val version = of(fs, p, status)
@@ -88,9 +87,13 @@ object FileVersion {
 final case class Versioned(key: FileKey, version: FileVersion.Lookup, useCache: Boolean, status: Option[FileStatus])
 
 object Versioned {
-  /** A key that already holds a version (a listing's etag: [[ListedVersions]]) costs no status call. */
-  def apply(path: FileKey, conf: Configuration, cacheWanted: Boolean): Versioned = {
-    val (version, status) = path.version.fold(FileVersion.lookup(path.path, conf))(v => (FileVersion.Version(v), None))
+  /**
+   * A key that already holds a version (a listing's etag: [[ListedVersions]]) costs no status call.
+   * `hadoopPath`: `path`'s, parsed once per planned file.
+   */
+  def apply(path: FileKey, hadoopPath: Path, conf: Configuration, cacheWanted: Boolean): Versioned = {
+    val (version, status) =
+      path.version.fold(FileVersion.lookup(hadoopPath, conf))(v => (FileVersion.Version(v), None))
     val key = version match {
       case FileVersion.Version(v) => path.copy(version = Some(v))
       case _ => path

@@ -37,7 +37,10 @@ object ListedVersions {
   /** `keys` with the etags listings give them (a key the listings don't version maps to itself). */
   def fill(keys: Seq[FileKey], conf: Configuration, parallelism: Int = 1): Filled = {
     val unversioned = keys.filter(_.version.isEmpty).distinct
-    val byStore = unversioned.groupBy(k => new Path(k.path).toUri.getAuthority -> new Path(k.path).toUri.getScheme)
+    val byStore = unversioned.groupBy { k =>
+      val uri = new Path(k.path).toUri
+      uri.getAuthority -> uri.getScheme
+    }
     val found = byStore.values.flatMap { group =>
       etagStore(group.head, conf).fold(Map.empty[FileKey, FileStatus])(fs => versions(fs, group, parallelism))
     }.toMap

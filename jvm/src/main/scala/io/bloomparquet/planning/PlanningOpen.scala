@@ -16,8 +16,8 @@ import org.apache.parquet.io.{InputFile, SeekableInputStream}
  */
 object PlanningOpen {
 
-  /** The status the listing gave `key` (length and modification time: what `openFile` needs). */
-  def status(key: FileKey): FileStatus = new FileStatus(key.length, false, 1, 0L, key.modificationTime, new Path(key.path))
+  /** The status the listing gave `key` at `path` (length and modification time: what `openFile` needs). */
+  def status(key: FileKey, path: Path): FileStatus = new FileStatus(key.length, false, 1, 0L, key.modificationTime, path)
 
   /** `status`'s file opened for planning; through parquet-java's open (`input`) where the store refuses the status. */
   def stream(status: FileStatus, input: => InputFile, conf: Configuration): SeekableInputStream =

@@ -73,9 +73,16 @@ object ReadCost {
   /** Schemes of object stores' Hadoop clients. */
   val ObjectStores: Set[String] = Set("s3a", "s3", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos", "cosn")
 
-  /** The scheme of `path`, lower case (None for a path without one). */
-  def scheme(path: String): Option[String] =
-    Option(new org.apache.hadoop.fs.Path(path).toUri.getScheme).map(_.toLowerCase(java.util.Locale.ROOT))
+  /**
+   * The scheme of `path`, lower case (None for a path without one), as Hadoop's `Path` reads it: what
+   * precedes a colon that comes before any slash. Read per planned file, so without parsing the URI.
+   */
+  def scheme(path: String): Option[String] = {
+    val colon = path.indexOf(':')
+    val slash = path.indexOf('/')
+    if (colon > 0 && (slash < 0 || colon < slash)) Some(path.substring(0, colon).toLowerCase(java.util.Locale.ROOT))
+    else None
+  }
 
   /** Whether `path` lies on an object store. */
   def onObjectStore(path: String): Boolean = scheme(path).exists(ObjectStores)
@@ -127,9 +134,11 @@ object ReadCost {
    * (`filesAtOnce`) would together exceed it: at scale, whole filters lose for the bytes alone.
    */
   def forPath(path: String, settings: ReadCostSettings): ReadCost = {
-    val base = forPath(path)
+    val pathScheme = scheme(path)
+    val base = forScheme(pathScheme)
     val stream = if (settings.megabytesPerSecond > 0) settings.megabytesPerSecond * MB else base.bytesPerSecond
-    val driver = if (settings.driverMegabytesPerSecond > 0) settings.driverMegabytesPerSecond * MB else driverBytesPerSecond(scheme(path))
+    val driver =
+      if (settings.driverMegabytesPerSecond > 0) settings.driverMegabytesPerSecond * MB else driverBytesPerSecond(pathScheme)
     ReadCost(
       if (settings.latencyMicros > 0) settings.latencyMicros * 1e-6 else base.latencySeconds,
       math.min(stream, driver / math.max(1, settings.filesAtOnce)),

@@ -222,14 +222,20 @@ object BloomFilterReader {
    * gives. A read's bytes (its gaps included) count on the request of its first range.
    */
   def readBlocks(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[BlockRequest], gapBytes: Long,
-      kernel: SbbfKernel, vectored: Boolean = false): IndexedSeq[FilterFound] = {
+      kernel: SbbfKernel, vectored: Boolean = false): BlockReads = {
     val out = new Array[FilterFound](requests.size)
+    val readWhole = scala.collection.mutable.Map.empty[Int, Long]
+    def whole(i: Int): FilterFound.Whole = {
+      val found = read(in, fileLength, requests(i).offset, requests(i).length, kernel)
+      if (found.bytesRead > 0) readWhole(i) = found.bytesRead
+      found
+    }
     val (fits, others) = requests.indices.partition { i =>
       val r = requests(i)
       r.offset >= 0 && r.offset < fileLength && rangeProblem(fileLength, r.offset, r.length).isEmpty &&
       blockLayout(r.length).isDefined
     }
-    others.foreach(i => out(i) = read(in, fileLength, requests(i).offset, requests(i).length, kernel))
+    others.foreach(i => out(i) = whole(i))
     val bytesOf = new Array[Long](requests.size)
     val failed = scala.collection.mutable.Map.empty[Int, String]
     // Per request: its header's bytes, and its blocks' bytes in the order of `blocks`.
@@ -262,7 +268,7 @@ object BloomFilterReader {
                 held.indices.map(_ * SplitBlockBloomFilter.BlockBytes), kernel)
               FilterFound.Blocks(blocks, bytesOf(i))
             case _ => // not the layout guessed: the whole filter says what it is
-              read(in, fileLength, r.offset, r.length, kernel) match {
+              whole(i) match {
                 case FilterFound.Loaded(f, n) => FilterFound.Loaded(f, n + bytesOf(i))
                 case FilterFound.Broken(reason, n, transient) => FilterFound.Broken(reason, n + bytesOf(i), transient)
                 case FilterFound.Absent => FilterFound.Absent
@@ -270,8 +276,14 @@ object BloomFilterReader {
           }
       }
     }
-    out.toIndexedSeq
+    BlockReads(out.toIndexedSeq, readWhole.toMap)
   }
+
+  /**
+   * What [[readBlocks]] found, in request order, and the requests it read whole after all (their
+   * layout not confirmed): request index -> that whole read's bytes.
+   */
+  final case class BlockReads(found: IndexedSeq[FilterFound], readWhole: Map[Int, Long])
 
   /**
    * The bytes of `ranges` (offset, length; sorted, none overlapping), or why a range failed: in one

@@ -197,7 +197,7 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
         assert(FileBloomIndexCache.held._2 <= budget)
       }
       // The cache keys on the version the file system offers (local files: inode and ctime).
-      val held = files.filter(k => FileBloomIndexCache.get(Versioned(k, conf, cacheWanted = true).key).isDefined)
+      val held = files.filter(k => FileBloomIndexCache.get(Versioned(k, new Path(k.path), conf, cacheWanted = true).key).isDefined)
       assert(held.nonEmpty && held.size < files.size, s"${held.size} of ${files.size} held")
       for ((key, expected) <- files.zip(uncached))
         assertEquals(verdicts(key, useCache = true, cachedOnly = true), if (held.contains(key)) Some(expected) else None)

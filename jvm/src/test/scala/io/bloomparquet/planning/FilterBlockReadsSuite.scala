@@ -64,7 +64,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val input = new LocalInputFile(file)
     Using.resource(input.newStream()) { in =>
       BloomFilterReader.readBlocks(in, input.getLength,
-        IndexedSeq(BloomFilterReader.BlockRequest(100L, bytes.length, blocks)), gapBytes = 0, SbbfKernels.get()) match {
+        IndexedSeq(BloomFilterReader.BlockRequest(100L, bytes.length, blocks)), gapBytes = 0, SbbfKernels.get()).found match {
         case IndexedSeq(FilterFound.Blocks(got, read)) =>
           assertEquals(got.blockCount, blocks.size)
           assert(read < bytes.length / 10, s"read $read of ${bytes.length}")
@@ -76,7 +76,10 @@ class FilterBlockReadsSuite extends munit.FunSuite {
       // A length the layout guesses wrong (the header is not `length` mod 32 bytes): read whole.
       BloomFilterReader.readBlocks(in, input.getLength,
         IndexedSeq(BloomFilterReader.BlockRequest(100L, bytes.length + 2, blocks)), gapBytes = 0, SbbfKernels.get()) match {
-        case IndexedSeq(FilterFound.Loaded(f, _)) => assertEquals(f, whole)
+        case BloomFilterReader.BlockReads(IndexedSeq(FilterFound.Loaded(f, n)), readWhole) =>
+          assertEquals(f, whole)
+          assertEquals(readWhole.keySet, Set(0)) // the whole read is reported apart, for the metrics
+          assert(readWhole(0) >= bytes.length && n > readWhole(0), (n, readWhole))
         case other => fail(s"got $other")
       }
     }
@@ -174,6 +177,29 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     }
   }
 
+  test("a filter whose header does not confirm its layout is read whole, and that read counts in the metrics") {
+    val path = largeFilters(3000, "reheaded")
+    val chunk = SmallParquet.footer(path).getBlocks.get(0).getColumns.get(0)
+    val length = io.bloomparquet.compat.ParquetFilterShims.bloomFilterLength(chunk).get
+    val offset = chunk.getBloomFilterOffset.toInt
+    // The header's first field is num_bytes (compact thrift: 0x15, then a zigzag varint): bit 1 of its
+    // first varint byte changes it by one, the header's size stays, and the layout no longer fits.
+    val damaged = SmallParquet.damaged(path, "reheaded-copy.parquet") { bytes =>
+      assertEquals(bytes(offset), 0x15.toByte)
+      bytes(offset + 1) = (bytes(offset + 1) ^ 2).toByte
+      bytes
+    }
+    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(2L)), caseSensitive = true)
+    def pruned(reads: FilterReads) = FilePruner.prune(keyOf(damaged), conf, compiler, useCache = false, reads = reads).get
+    val (asWhole, inBlocks) = (pruned(FilterReads.Whole), pruned(FilterReads.Blocks))
+    assertEquals(inBlocks.verdicts, asWhole.verdicts)
+    assert(inBlocks.keep(0), "row group 0 holds key 2")
+    assertEquals(inBlocks.filtersReadInBlocks, 0)
+    // The header and blocks first, then the whole filter: at least the whole read's bytes and two reads.
+    assert(inBlocks.planningBytesRead - asWhole.planningBytesRead > 0, (inBlocks, asWhole))
+    assert(inBlocks.planningBytesRead >= length && inBlocks.filterReads >= asWhole.filterReads + 1, (inBlocks, asWhole))
+  }
+
   test("blocks never replace a whole answer another query stored: a filter found broken stays broken") {
     val path = largeFilters(3000, "held")
     val index = new FileBloomIndex(SmallParquet.footer(path))
@@ -223,6 +249,16 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(PlanningPool.parallelism(3, Some("s3a://b/t/f.parquet")), 3)
   }
 
+  test("a path's scheme, read without parsing the path, is the one Hadoop's Path reads") {
+    val paths = Seq("s3a://b/t/f.parquet", "S3A://b/t/f.parquet", "file:/t/f.parquet", "file:///t/f.parquet",
+      "/t/f.parquet", "t/f.parquet", "hdfs://nn:8020/t/f", "abfss://c@a.dfs.core.windows.net/f", "slow:///t/x",
+      "/t/a:b.parquet", "dir/a:b", "C:/t/f", "viewfs://cluster/t")
+    paths.foreach { p =>
+      val hadoops = Option(new Path(p).toUri.getScheme).map(_.toLowerCase(java.util.Locale.ROOT))
+      assertEquals(ReadCost.scheme(p), hadoops, p)
+    }
+  }
+
   test("files read at once share the driver's bandwidth: at scale, one after another, whole filters lose") {
     val one = ReadCost.forPath("s3a://b/f", ReadCostSettings(parallelRanges = 1))
     assertEquals(one.bytesPerSecond, 100e6) // a stream's own: 16 files at 62.5 MB/s, 10 at 100 MB/s exactly fill 1 GB/s
@@ -256,7 +292,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
       Using.resource(input.newStream())(in => readCounted(in, vectored))
     }
     def readCounted(in: org.apache.parquet.io.SeekableInputStream, vectored: Boolean) = {
-      val found = BloomFilterReader.readBlocks(in, input.getLength, requests, gapBytes = 4096, SbbfKernels.get(), vectored)
+      val found = BloomFilterReader.readBlocks(in, input.getLength, requests, gapBytes = 4096, SbbfKernels.get(), vectored).found
       assertEquals(SlowFileSystem.vectoredReadsOf(slowPath), if (vectored) 1L else 0L)
       found
     }

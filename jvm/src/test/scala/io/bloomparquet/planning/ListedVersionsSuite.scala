@@ -44,7 +44,8 @@ class ListedVersionsSuite extends munit.FunSuite {
     assertEquals(filled.keys(keys(3)), keys(3)) // left to its status call
     assertEquals(filled.keys(local), local)
     // What [[Versioned]] makes of them: the listed version as given, the others asked for.
-    assertEquals(Versioned(filled.keys(keys(0)), conf, cacheWanted = true).version, FileVersion.Version(filled.keys(keys(0)).version.get))
-    assert(Versioned(keys(3), conf, cacheWanted = true).version.isInstanceOf[FileVersion.Version])
+    assertEquals(Versioned(filled.keys(keys(0)), new Path(keys(0).path), conf, cacheWanted = true).version,
+      FileVersion.Version(filled.keys(keys(0)).version.get))
+    assert(Versioned(keys(3), new Path(keys(3).path), conf, cacheWanted = true).version.isInstanceOf[FileVersion.Version])
   }
 }
