@@ -77,6 +77,31 @@ def test_joins_with_a_table_of_keys_prune_files(spark, table: Path, present: lis
     same_rows(spark, lambda: query(hits))  # adaptive, as by default
 
 
+def test_keys_at_runtime_prune_again_only_the_files_planning_kept(spark, tmp_path) -> None:
+    """A scan pruned while planning (``email IN (...)``) prunes again with a join's keys on ``k`` when it
+    lists its files, reading only the files planning kept. A fresh table whose ``email`` filters a first
+    query read: the join then reads the ``k`` filter (in blocks) of each file it prunes again, and of no
+    other. The counts stay the table's."""
+    path = tmp_path / "again"
+    write_delta(spark, keys_frame(spark), path)
+    present = spark.read.format("delta").load(str(path)).where("g = 3").limit(3).collect()
+    keys = keys_table(spark, tmp_path, [present[0].k, absent_key(path)], "again_keys")
+
+    def planned() -> Any:
+        emails = ", ".join(f"'{r.email}'" for r in present)
+        return spark.read.format("delta").load(str(path)).where(f"email IN ({emails})")
+
+    with spark_conf(spark, NOT_ADAPTIVE):
+        _, at_planning = same_rows(spark, planned)
+        got, m = same_rows(spark, lambda: planned().join(spark.read.parquet(str(keys)), "k"))
+    kept = at_planning["bloomFilesTotal"] - at_planning["bloomFilesPruned"]
+    assert [r[0] for r in got] == [present[0].k]
+    assert 1 <= kept < FILES, at_planning
+    assert m["bloomFilesTotal"] == FILES and 1 <= FILES - m["bloomFilesPruned"] <= kept, m
+    # Pruning every file of the table again would read the k filter of each (FILES of them).
+    assert m["bloomFiltersReadInBlocks"] == kept, (m, at_planning)
+
+
 def test_keys_neither_broadcast_nor_cached_are_not_read_twice(spark, table: Path, tmp_path) -> None:
     """A left outer join broadcasts the Delta side: its keys would be read a second time for a filter
     that may prune nothing, so Spark drops it, and the rows are Delta's."""

@@ -18,6 +18,7 @@ import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOut
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.delta.{IdMapping, NoMapping}
+import org.apache.spark.sql.delta.actions.AddFile
 import org.apache.spark.sql.delta.files.{TahoeFileIndex, TahoeLogFileIndex}
 import org.apache.spark.sql.delta.stats.{PrepareDeltaScan, PreparedDeltaFileIndex}
 
@@ -104,12 +105,16 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     }
   }
 
-  /** The index of `index`'s files that `conditions` and the key sets given later keep. */
+  /**
+   * The index of the files that `conditions` and the key sets given later keep: of `index`'s files,
+   * or of those planning kept (`among`, with planning's counts of the files it dropped).
+   */
   private def narrowing(index: PreparedDeltaFileIndex, conditions: Seq[Expression], rel: FileRelation,
-      settings: ReadSettings): Seq[Expression] => Option[BloomPrunedDeltaIndex] = keySets => {
-    val all = conditions ++ keySets
-    predicateOf(all, rel, index).map(prune(index, all, rel, _, settings))
-  }
+      settings: ReadSettings, among: Option[Planned] = None): Seq[Expression] => Option[BloomPrunedDeltaIndex] =
+    keySets => {
+      val all = conditions ++ keySets
+      predicateOf(all, rel, index).map(prune(index, all, rel, _, settings, among))
+    }
 
   /** `side` pruned by the first of `condition`'s equalities between a column of it and `other`'s keys that can. */
   private def keySetPruned(side: LogicalPlan, other: LogicalPlan, condition: Expression,
@@ -197,14 +202,19 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     }
   }
 
+  /**
+   * `index`'s files (or, at runtime, those planning kept: `among`) that `predicate` keeps. Pruning
+   * again reads only the kept files' footers and filters; a file planning dropped stays dropped.
+   */
   private def prune(index: PreparedDeltaFileIndex, conditions: Seq[Expression], rel: FileRelation, predicate: BloomPredicate,
-      settings: ReadSettings): BloomPrunedDeltaIndex = {
+      settings: ReadSettings, among: Option[Planned] = None): BloomPrunedDeltaIndex = {
     val started = System.nanoTime()
-    val files = index.preparedScan.files.distinct
+    val Planned(files, before) = among.getOrElse(Planned(index.preparedScan.files.distinct, PruningCounts()))
     val keyed = files.map(f => f -> FileKey(index.absolutePath(f.path).toString, f.size, f.modificationTime))
-    val (kept, counts, rowGroups) = if (predicate == BloomPredicate.NoMatch) (Seq.empty,
-      PruningCounts(filesTotal = files.size, filesPruned = files.size), Map.empty[String, KeptRowGroups])
-    else {
+    val (kept, counts, dropped, rowGroups) = if (predicate == BloomPredicate.NoMatch) {
+      val all = PruningCounts(filesTotal = files.size, filesPruned = files.size)
+      (Seq.empty, all, all, Map.empty[String, KeptRowGroups])
+    } else {
       // Delta's files are matched by physical name, never by field id (see PhysicalColumns).
       val outcomes = SplitPruning.outcomesAt(PruningSite.Planning(spark), keyed.map(_._2), predicate,
         SparkCompat.newHadoopConf(spark, rel.options), settings.copy(fieldIdRead = false))
@@ -214,10 +224,14 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       val rowGroups = kept.flatMap { case (_, key) =>
         KeptRowGroups.of(outcomes(key), key.length, key.modificationTime).map(key.path -> _)
       }.toMap
-      (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started), rowGroups)
+      val keptKeys = kept.map(_._2).toSet
+      val droppedOutcomes = keyed.collect { case (_, key) if !keptKeys(key) => outcomes(key) }
+      (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started),
+        SplitPruning.countsOf(droppedOutcomes, outcomes.values, 0, started), rowGroups)
     }
-    new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate, counts,
-      rowGroups, settings.gapBytes, settings.bloom.sparkPushdown, narrowing(index, conditions, rel, settings))
+    new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate,
+      before + counts, rowGroups, settings.gapBytes, settings.bloom.sparkPushdown,
+      narrowing(index, conditions, rel, settings, Some(Planned(kept, before + dropped))))
   }
 
   /**
@@ -242,3 +256,6 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       }
   }
 }
+
+/** The files a pruning kept, and its counts of the files it dropped (a later pruning of the kept ones adds to them). */
+private[impl] final case class Planned(kept: Seq[AddFile], droppedCounts: PruningCounts)

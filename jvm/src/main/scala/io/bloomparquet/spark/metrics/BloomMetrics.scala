@@ -45,6 +45,16 @@ final case class PruningCounts(
     filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0, planningBytesRead: Long = 0) {
 
+  /** The counts of two prunings of different files (a scan's planning, then its runtime key sets), together. */
+  def +(o: PruningCounts): PruningCounts = PruningCounts(
+    filesTotal + o.filesTotal, filesPruned + o.filesPruned, rowGroupsTotal + o.rowGroupsTotal,
+    rowGroupsPrunedByStats + o.rowGroupsPrunedByStats, rowGroupsPrunedByBloom + o.rowGroupsPrunedByBloom,
+    rowGroupsUnprobed + o.rowGroupsUnprobed, rowGroupsReadInGaps + o.rowGroupsReadInGaps,
+    filterBytesRead + o.filterBytesRead, filterReads + o.filterReads, filtersReadInBlocks + o.filtersReadInBlocks,
+    footersRead + o.footersRead, brokenFilters + o.brokenFilters, unreadableFiles + o.unreadableFiles,
+    filesPlannedOnExecutors + o.filesPlannedOnExecutors, pruningTimeMs + o.pruningTimeMs,
+    planningBytesRead + o.planningBytesRead)
+
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
