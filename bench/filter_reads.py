@@ -165,7 +165,7 @@ def main() -> int:
     ap.add_argument(
         "--warmup",
         type=int,
-        default=3,
+        default=0,
         help="uncounted runs of each way before its rounds (a long-running driver's JIT)",
     )
     ap.add_argument("--rows-per-file", type=int, default=ROWS_PER_FILE, help="rows of each file (one row group)")

@@ -48,8 +48,8 @@ def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
         "spark.jars.ivy": str(IVY_HOME),
     }
-    # BLOOMPARQUET_MASTER=local-cluster[...] (bin/test runs the differential tests that way too): executors in
-    # JVMs of their own, each with its own S3A client, statuses and caches.
+    # BLOOMPARQUET_MASTER=local-cluster[...] (bin/test runs the tests whose files executors read that way):
+    # executors in JVMs of their own, each with its own S3A client, statuses and caches.
     master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
     if master.startswith("local-cluster"):
         conf["spark.executor.memory"] = "1g"

@@ -226,8 +226,11 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       }.toMap
       val keptKeys = kept.map(_._2).toSet
       val droppedOutcomes = keyed.collect { case (_, key) if !keptKeys(key) => outcomes(key) }
-      (kept.map(_._1), SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started),
-        SplitPruning.countsOf(droppedOutcomes, outcomes.values, 0, started), rowGroups)
+      val counts = SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started)
+      // The dropped files' verdicts, and all of this pruning's reads (a job's kept files included).
+      val dropped = SplitPruning.countsOf(droppedOutcomes, outcomes.values, 0, started)
+        .copy(filesPlannedOnExecutors = counts.filesPlannedOnExecutors)
+      (kept.map(_._1), counts, dropped, rowGroups)
     }
     new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate,
       before + counts, rowGroups, settings.gapBytes, settings.bloom.sparkPushdown,
