@@ -21,6 +21,7 @@ import pytest
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
+from .schema_reads import same_schema
 from .spark_conf import rows, spark_conf
 
 pytestmark = pytest.mark.spark
@@ -184,6 +185,17 @@ def test_cli_inspects_and_probes(written: Path) -> None:
             [sys.executable, "-m", "bloomparquet", *args], capture_output=True, text=True, timeout=120
         )
         assert done.returncode == 0, (args, done.stderr[-2000:])
+
+
+def test_a_paths_schema_is_sparks_and_a_stored_one_needs_no_job(spark, written: Path, tmp_path: Path) -> None:
+    """Our writer's files store their Spark schema: read on the driver, no job; pyarrow's
+    don't: Spark's own inference. Both as Spark's ``parquet`` infers them, on this minor."""
+    _, jobs, sql_jobs = same_schema(spark, written)
+    assert (jobs, sql_jobs) == (0, 0)
+    (tmp_path / "pa").mkdir()
+    pq.write_table(pa.table({"k": [1, 2], "raw": pa.array([b"a", b"b"])}), tmp_path / "pa" / "part-0.parquet")
+    _, jobs, _ = same_schema(spark, tmp_path / "pa")
+    assert jobs >= 1
 
 
 def test_delta_reads_are_refused_without_delta(spark) -> None:

@@ -95,6 +95,15 @@ def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route
     assert not wrong, wrong
 
 
+@pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
+def test_every_route_reads_the_schema_spark_infers(classes: _Classes, fc: FileClass) -> None:
+    """Spark's files carry their schema, read from the first footer on the driver; the others'
+    Parquet types Spark converts in its schema job: either way, the schema of Spark's ``parquet``."""
+    oracle, routes = classes.routes(fc.name)
+    wrong = {route: source.schema for route, (source, _) in routes.items() if source.schema != oracle.schema}
+    assert not wrong, (oracle.schema, wrong)
+
+
 @st.composite
 def _leaf(draw) -> str:
     """=, <=> or IN on k or s, each value a key (hit) or a key plus 1 or 2 (miss, inside the min/max)."""

@@ -5,6 +5,7 @@ import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.pruning.{PushdownSafety, SourceFilters}
 import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.FileStatus
 import org.apache.hadoop.mapreduce.Job
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -30,6 +31,10 @@ class BloomParquetFileFormat extends ParquetFileFormat {
   override def equals(other: Any): Boolean = other.isInstanceOf[BloomParquetFileFormat]
   override def hashCode(): Int = getClass.hashCode
   override def toString: String = "BloomParquet"
+
+  // A path's schema from its first footer on the driver where it stores one, as the V2 table does.
+  override def inferSchema(sparkSession: SparkSession, options: Map[String, String],
+      files: Seq[FileStatus]): Option[StructType] = StoredSchema.infer(sparkSession, options, files)
 
   override def prepareWrite(sparkSession: SparkSession, job: Job, options: Map[String, String],
       dataSchema: StructType): OutputWriterFactory =

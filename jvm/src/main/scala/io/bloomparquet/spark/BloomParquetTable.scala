@@ -11,7 +11,6 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write, WriteBuilder}
 import org.apache.spark.sql.execution.datasources.FileFormat
-import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils
 import org.apache.spark.sql.execution.datasources.v2.FileTable
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -74,7 +73,7 @@ class BloomParquetTable(
     runtimeFilterNames.exists(ColumnResolver.sameName(_, name, SparkCompat.caseSensitive(sparkSession)))
 
   override def inferSchema(files: Seq[FileStatus]): Option[StructType] =
-    ParquetUtils.inferSchema(sparkSession, options.asScala.toMap, files)
+    StoredSchema.infer(sparkSession, options.asScala.toMap, files)
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new WriteBuilder {
     override def build(): Write = SparkCompat.newParquetWrite(paths, formatName, supportsDataType,

@@ -1,0 +1,57 @@
+package io.bloomparquet.spark
+
+import java.io.InterruptedIOException
+import java.nio.channels.ClosedByInterruptException
+
+import scala.util.control.NonFatal
+
+import io.bloomparquet.compat.{ParquetSchemas, SparkCompat}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.FileStatus
+import org.apache.parquet.HadoopReadOptions
+import org.apache.parquet.format.converter.ParquetMetadataConverter
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.metadata.ParquetMetadata
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.types.StructType
+import org.slf4j.LoggerFactory
+
+/**
+ * A path's schema without Spark's schema job. Without `mergeSchema`, Spark takes a Parquet path's
+ * schema from one footer, the first data file's by path, read in a one-task job
+ * (`ParquetUtils.inferSchema`): tens of milliseconds of a point lookup's time, more on a cluster.
+ * Where that footer stores its writer's Spark schema (Spark's files and ours), the schema is that
+ * string: read here on the driver from the same footer, as Spark reads it. Everything else is
+ * Spark's inference, unchanged: files without a stored schema (whose Parquet types Spark converts
+ * by session settings), merged schemas, summary files, a footer that does not read.
+ */
+object StoredSchema {
+  private val log = LoggerFactory.getLogger(getClass)
+
+  def infer(spark: SparkSession, options: Map[String, String], files: Seq[FileStatus]): Option[StructType] =
+    onDriver(spark, options, files).orElse(ParquetSchemas.inferInJob(spark, options, files))
+
+  private def onDriver(spark: SparkSession, options: Map[String, String], files: Seq[FileStatus]): Option[StructType] = {
+    val conf = SparkCompat.sqlConf(spark)
+    ParquetSchemas.soleFooterFile(options, conf, files).flatMap { file =>
+      try ParquetSchemas.stored(readFooter(file, SparkCompat.newHadoopConf(spark, options)), file.getPath, conf)
+      catch {
+        case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
+        // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
+        case NonFatal(e) =>
+          log.debug(s"${file.getPath}: footer not read on the driver, Spark's schema job reads it", e)
+          None
+      }
+    }
+  }
+
+  /** The footer without its row groups, read as Spark's schema job reads it (the options' keys decrypt it). */
+  private def readFooter(file: FileStatus, conf: Configuration): ParquetMetadata = {
+    val options = HadoopReadOptions.builder(conf, file.getPath)
+      .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS).build()
+    val reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf), options)
+    try reader.getFooter
+    finally reader.close()
+  }
+}
