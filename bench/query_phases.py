@@ -7,7 +7,8 @@ those, with the bloomparquet cache off.
     .venv/bin/python bench/query_phases.py bench-out/filter-reads-400-ours --key 1000000001
 
 The folder is any Parquet table with a bloom filter on ``k`` (``bench/filter_reads.py`` writes
-them); ``--key`` is the value looked up (``k = KEY``).
+them); ``--key`` is the value looked up (``k = KEY``), or ``--where`` any predicate, such as the
+IN 10 of ``bench/filter_reads.py``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def phases(spark: Any, load: Any, where: str, runs: int) -> tuple[dict[str, floa
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("table")
-    ap.add_argument("--key", type=int, required=True)
+    what = ap.add_mutually_exclusive_group(required=True)
+    what.add_argument("--key", type=int)
+    what.add_argument("--where", help="the predicate, instead of k = KEY")
     ap.add_argument("--runs", type=int, default=60)
     args = ap.parse_args()
     spark = bp.session(**{"spark.driver.memory": "6g"})
@@ -48,7 +51,7 @@ def main() -> int:
         "bloomparquet": lambda: spark.read.format("bloomparquet").option("bloom.cache", "false").load(args.table),
         "parquet": lambda: spark.read.parquet(args.table),
     }
-    where = f"k = {args.key}"
+    where = args.where or f"k = {args.key}"
     for load in ways.values():
         phases(spark, load, where, args.runs)
     print(f"{'way':<14}{'load ms':>9}{'plan ms':>9}{'run ms':>8}{'total ms':>10}  pruning ms")
