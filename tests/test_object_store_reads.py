@@ -183,3 +183,27 @@ def test_a_task_checks_a_files_version_once_however_many_of_its_splits_it_reads(
     # The version check asks once per task: 3 fewer in one task than in four (what Spark's own reader
     # and planning ask is the same either way; the check per split gave no difference).
     assert statuses[4] - statuses[1] == 3, statuses
+
+
+def test_a_paths_schema_costs_the_reads_of_sparks_inference(spark, slow, tmp_path: Path) -> None:
+    """A path's schema: Spark's file's first footer is read on the driver rather than in Spark's
+    schema job, with the same GETs. pyarrow's file stores no Spark schema: the first read tries
+    it on the driver in vain, then Spark's job reads it; later reads go straight to the job, at
+    Spark's own count."""
+    arrow = tmp_path / "arrow"
+    arrow.mkdir()
+    pq.write_table(arrow_table(data_ids(), ["i64", "str"]), arrow / "part-0.parquet")
+    written = tmp_path / "spark"
+    spark.createDataFrame(arrow_table(data_ids(), ["i64", "str"])).coalesce(1).write.parquet(str(written))
+
+    def gets(source: str, path: Path) -> int:
+        slow.reset()
+        spark.read.format(source).load(f"slow://{path}").schema  # noqa: B018 (the schema is the read)
+        return sum(_gets(slow, sorted(path.glob("*.parquet"))))
+
+    sparks = gets("parquet", written)
+    assert sparks > 0
+    assert gets("bloomparquet", written) == sparks
+    sparks = gets("parquet", arrow)
+    assert gets("bloomparquet", arrow) > sparks  # the driver's try, then Spark's job
+    assert gets("bloomparquet", arrow) == sparks

@@ -34,16 +34,35 @@ object StoredSchema {
 
   private def onDriver(spark: SparkSession, options: Map[String, String], files: Seq[FileStatus]): Option[StructType] = {
     val conf = SparkCompat.sqlConf(spark)
-    ParquetSchemas.soleFooterFile(options, conf, files).flatMap { file =>
-      try ParquetSchemas.stored(readFooter(file, SparkCompat.newHadoopConf(spark, options)), file.getPath, conf)
-      catch {
-        case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
-        // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
-        case NonFatal(e) =>
-          log.debug(s"${file.getPath}: footer not read on the driver, Spark's schema job reads it", e)
-          None
-      }
+    ParquetSchemas.soleFooterFile(options, conf, files).filterNot(Unstored.holds).flatMap { file =>
+      val schema =
+        try ParquetSchemas.stored(readFooter(file, SparkCompat.newHadoopConf(spark, options)), file.getPath, conf)
+        catch {
+          case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
+          // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
+          case NonFatal(e) =>
+            log.debug(s"${file.getPath}: footer not read on the driver, Spark's schema job reads it", e)
+            None
+        }
+      if (schema.isEmpty) Unstored.add(file)
+      schema
     }
+  }
+
+  /**
+   * The file versions whose footer gave no schema here (none stored, or no read): later reads of
+   * them go straight to Spark's job rather than reading the footer twice, once here in vain. A
+   * version rewritten in place is another key; an entry can only send a read to Spark's job.
+   */
+  private object Unstored {
+    private val Max = 4096
+    private type Key = (String, Long, Long)
+    private val held = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap[Key, java.lang.Boolean](64, 0.75f, true) {
+      override def removeEldestEntry(eldest: java.util.Map.Entry[Key, java.lang.Boolean]): Boolean = size() > Max
+    })
+    private def key(f: FileStatus): Key = (f.getPath.toString, f.getLen, f.getModificationTime)
+    def holds(f: FileStatus): Boolean = held.containsKey(key(f))
+    def add(f: FileStatus): Unit = held.put(key(f), java.lang.Boolean.TRUE)
   }
 
   /** The footer without its row groups, read as Spark's schema job reads it (the options' keys decrypt it). */
