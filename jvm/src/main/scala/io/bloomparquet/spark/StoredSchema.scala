@@ -35,24 +35,25 @@ object StoredSchema {
   private def onDriver(spark: SparkSession, options: Map[String, String], files: Seq[FileStatus]): Option[StructType] = {
     val conf = SparkCompat.sqlConf(spark)
     ParquetSchemas.soleFooterFile(options, conf, files).filterNot(Unstored.holds).flatMap { file =>
-      val schema =
-        try ParquetSchemas.stored(readFooter(file, SparkCompat.newHadoopConf(spark, options)), file.getPath, conf)
-        catch {
-          case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
-          // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
-          case NonFatal(e) =>
-            log.debug(s"${file.getPath}: footer not read on the driver, Spark's schema job reads it", e)
-            None
-        }
-      if (schema.isEmpty) Unstored.add(file)
-      schema
+      try {
+        val schema = ParquetSchemas.stored(readFooter(file, SparkCompat.newHadoopConf(spark, options)), file.getPath, conf)
+        if (schema.isEmpty) Unstored.add(file)
+        schema
+      } catch {
+        case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
+        // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
+        // Not remembered: a read can fail for want of keys or credentials the next read has.
+        case NonFatal(e) =>
+          log.debug(s"${file.getPath}: footer not read on the driver, Spark's schema job reads it", e)
+          None
+      }
     }
   }
 
   /**
-   * The file versions whose footer gave no schema here (none stored, or no read): later reads of
-   * them go straight to Spark's job rather than reading the footer twice, once here in vain. A
-   * version rewritten in place is another key; an entry can only send a read to Spark's job.
+   * The file versions whose footer was read here and stores no schema Spark would take: later
+   * reads of them go straight to Spark's job rather than reading the footer twice, once here in
+   * vain. A version rewritten in place is another key; an entry can only send a read to Spark's job.
    */
   private object Unstored {
     private val Max = 4096
