@@ -15,6 +15,7 @@ import pytest
 from bloomparquet import scan_metrics
 
 from .probe_files import COLUMNS, ROW_GROUP, arrow_table, data_ids, write_files
+from .schema_reads import jobs_run
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 from .write_format import WRITE_FORMAT
 
@@ -204,6 +205,8 @@ def test_a_paths_schema_costs_the_reads_of_sparks_inference(spark, slow, tmp_pat
     sparks = gets("parquet", written)
     assert sparks > 0
     assert gets("bloomparquet", written) == sparks
+    _, jobs = jobs_run(spark, lambda: spark.read.format("bloomparquet").load(f"slow://{written}").schema)
+    assert jobs == 0  # those GETs were the driver's
     sparks = gets("parquet", arrow)
     assert gets("bloomparquet", arrow) > sparks  # the driver's try, then Spark's job
     assert gets("bloomparquet", arrow) == sparks

@@ -231,7 +231,7 @@ _COLUMNS = st.lists(
 def test_random_schemas_read_as_spark_infers_them(
     spark, tmp_path: Path, columns: list[tuple[str, str, bool, bool]]
 ) -> None:
-    """Field metadata (comments) included."""
+    """Field metadata (comments) included; nullability too, which file sources drop both ways."""
     ddl = ", ".join(
         f"`{n}` {t}{'' if nullable else ' NOT NULL'}{f' COMMENT {n!r}' if comment else ''}"
         for n, t, nullable, comment in columns

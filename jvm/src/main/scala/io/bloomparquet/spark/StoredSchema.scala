@@ -40,7 +40,10 @@ object StoredSchema {
         if (schema.isEmpty) Unstored.add(file)
         schema
       } catch {
-        case e @ (_: InterruptedIOException | _: ClosedByInterruptException) => throw e // a cancelled query
+        case e: ClosedByInterruptException => throw e // a cancelled query
+        // Also a cancelled query; a timeout (a subclass: SocketTimeoutException...) goes to Spark's job and its retries.
+        case e: InterruptedIOException if e.getClass == classOf[InterruptedIOException] || Thread.currentThread.isInterrupted =>
+          throw e
         // Spark's job then does what Spark does with the file: skips it as corrupt, or fails as Spark fails.
         // Not remembered: a read can fail for want of keys or credentials the next read has.
         case NonFatal(e) =>
@@ -62,7 +65,7 @@ object StoredSchema {
       override def removeEldestEntry(eldest: java.util.Map.Entry[Key, java.lang.Boolean]): Boolean = size() > Max
     })
     private def key(f: FileStatus): Key = (f.getPath.toString, f.getLen, f.getModificationTime)
-    def holds(f: FileStatus): Boolean = held.containsKey(key(f))
+    def holds(f: FileStatus): Boolean = held.get(key(f)) != null // get, not containsKey: refreshes its recency
     def add(f: FileStatus): Unit = held.put(key(f), java.lang.Boolean.TRUE)
   }
 
