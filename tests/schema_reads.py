@@ -14,6 +14,8 @@ from pyspark.errors import PySparkException
 
 import bloomparquet as bp
 
+from .jvm_errors import root_cause
+
 
 def jobs_run(spark, read: Callable[[], Any]) -> tuple[Any, int]:
     """What ``read`` returns (or the JVM's innermost cause of what it raised), and how many Spark
@@ -30,16 +32,6 @@ def jobs_run(spark, read: Callable[[], Any]) -> tuple[Any, int]:
         sc._jsc.clearJobGroup()
     sc._jsc.sc().listenerBus().waitUntilEmpty()
     return got, len(sc.statusTracker().getJobIdsForGroup(group))
-
-
-def root_cause(error: BaseException) -> str:
-    """The JVM's innermost cause (class and message), or the Python error's first line."""
-    java = getattr(error, "java_exception", None) or getattr(error, "_origin", None)
-    if java is None:
-        return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-    while java.getCause() is not None:
-        java = java.getCause()
-    return java.toString()
 
 
 def same_schema(spark, path: Path, **options: str) -> tuple[Any, int, int | None]:

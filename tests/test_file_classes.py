@@ -24,6 +24,7 @@ import bloomparquet as bp
 
 from .corpus import BY_NAME, CLASSES, KEY_PREDICATES, FileClass, write_all, write_class
 from .corpus.rows import K_MISS, ROWS, S_MISS, key
+from .jvm_errors import root_cause
 from .result_table import publish
 from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, spark_conf
@@ -201,17 +202,7 @@ def test_what_spark_cannot_read_bloomparquet_refuses_too(spark, classes: _Classe
         with pytest.raises(Exception) as ours:  # noqa: PT011
             read().collect()
         assert type(ours.value) is type(spark_error.value), route
-        assert _root_cause(ours.value) == _root_cause(spark_error.value), route
-
-
-def _root_cause(error: BaseException) -> str:
-    """The JVM's innermost cause (class and message), or the Python error's first line."""
-    java = getattr(error, "java_exception", None)
-    if java is None:
-        return str(error).split("\n")[0]
-    while java.getCause() is not None:
-        java = java.getCause()
-    return java.toString()
+        assert root_cause(ours.value) == root_cause(spark_error.value), route
 
 
 def test_write_all_without_spark_gives_filtered_files(tmp_path: Path) -> None:

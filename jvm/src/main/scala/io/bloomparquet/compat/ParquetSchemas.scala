@@ -9,7 +9,7 @@ import org.apache.parquet.schema.MessageType
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOptions, ParquetToSparkSchemaConverter, ParquetUtils}
 import org.apache.spark.sql.internal.SQLConf
-import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType, UserDefinedType}
+import org.apache.spark.sql.types.{StructType, UserDefinedType}
 
 /** Spark's own ways of getting a Parquet path's schema (the same calls on every supported minor). */
 object ParquetSchemas {
@@ -37,16 +37,8 @@ object ParquetSchemas {
   def stored(footer: ParquetMetadata, path: Path, conf: SQLConf): Option[StructType] =
     try {
       val schema = SQLConf.withExistingConf(conf)(ParquetFileFormat.readSchemaFromFooter(new Footer(path, footer), new StoredOnly(conf)))
-      if (hasUserType(schema)) None else Some(schema)
+      if (SparkCompat.anyType(schema)(_.isInstanceOf[UserDefinedType[_]])) None else Some(schema)
     } catch { case _: NoStoredSchema => None }
-
-  private def hasUserType(t: DataType): Boolean = t match {
-    case _: UserDefinedType[_] => true
-    case s: StructType => s.fields.exists(f => hasUserType(f.dataType))
-    case a: ArrayType => hasUserType(a.elementType)
-    case m: MapType => hasUserType(m.keyType) || hasUserType(m.valueType)
-    case _ => false
-  }
 
   private val Summaries = Set(ParquetFileWriter.PARQUET_METADATA_FILE, ParquetFileWriter.PARQUET_COMMON_METADATA_FILE)
 

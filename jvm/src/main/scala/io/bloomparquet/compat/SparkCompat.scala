@@ -57,11 +57,14 @@ object SparkCompat {
         !WholeStageCodegenExec.isTooManyFields(conf, result))
     }
 
-  private def hasVariant(t: DataType): Boolean = SparkShims.isVariant(t) ||
+  private def hasVariant(t: DataType): Boolean = anyType(t)(SparkShims.isVariant)
+
+  /** Whether `t` or a type nested in it (struct fields, array elements, map keys and values) is `p`. */
+  private[compat] def anyType(t: DataType)(p: DataType => Boolean): Boolean = p(t) ||
     (t match {
-      case s: StructType => s.fields.exists(f => hasVariant(f.dataType))
-      case a: ArrayType => hasVariant(a.elementType)
-      case m: MapType => hasVariant(m.keyType) || hasVariant(m.valueType)
+      case s: StructType => s.fields.exists(f => anyType(f.dataType)(p))
+      case a: ArrayType => anyType(a.elementType)(p)
+      case m: MapType => anyType(m.keyType)(p) || anyType(m.valueType)(p)
       case _ => false
     })
 

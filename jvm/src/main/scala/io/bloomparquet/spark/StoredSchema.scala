@@ -5,7 +5,9 @@ import java.nio.channels.ClosedByInterruptException
 
 import scala.util.control.NonFatal
 
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 import io.bloomparquet.compat.{ParquetSchemas, SparkCompat}
+import io.bloomparquet.planning.FileKey
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
 import org.apache.parquet.HadoopReadOptions
@@ -59,13 +61,9 @@ object StoredSchema {
    * vain. A version rewritten in place is another key; an entry can only send a read to Spark's job.
    */
   private object Unstored {
-    private val Max = 4096
-    private type Key = (String, Long, Long)
-    private val held = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap[Key, java.lang.Boolean](64, 0.75f, true) {
-      override def removeEldestEntry(eldest: java.util.Map.Entry[Key, java.lang.Boolean]): Boolean = size() > Max
-    })
-    private def key(f: FileStatus): Key = (f.getPath.toString, f.getLen, f.getModificationTime)
-    def holds(f: FileStatus): Boolean = held.get(key(f)) != null // get, not containsKey: refreshes its recency
+    private val held: Cache[FileKey, java.lang.Boolean] = Caffeine.newBuilder().maximumSize(4096).build()
+    private def key(f: FileStatus) = FileKey(f.getPath.toString, f.getLen, f.getModificationTime)
+    def holds(f: FileStatus): Boolean = held.getIfPresent(key(f)) != null
     def add(f: FileStatus): Unit = held.put(key(f), java.lang.Boolean.TRUE)
   }
 
