@@ -1,11 +1,10 @@
-"""What withholding column indexes from Spark's reader costs where page skipping
-matters: a column sorted within each file, many pages per row group, and point
-and short-range lookups on it. Readers, in one Spark application:
+"""Page skipping by column index where it matters: a column sorted within each file, many pages per
+row group, and point and short-range lookups on it. Readers, in one Spark application:
 
 - `parquet` (Spark's reader, pushdown on: statistics, dictionaries, page skipping by column index);
-- `bloomparquet` (the default `bloom.sparkPushdown=safe`: page skipping off, since parquet-java trusts
-  a column index without any check and writers have shipped wrong ones);
-- `bloomparquet (pushdown all)` (page skipping back on, with that risk).
+- `bloomparquet` (the default `bloom.sparkPushdown=safe`: page skipping on for each split whose
+  column and offset indexes agree with its footer, judged in the task);
+- `bloomparquet (pushdown all)` (page skipping on, unchecked).
 
     .venv/bin/python bench/column_index.py                  # 20 M rows, 4 files, 1 M-row groups
     .venv/bin/python bench/column_index.py --rows 4000000   # quicker

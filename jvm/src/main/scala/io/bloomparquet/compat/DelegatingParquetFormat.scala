@@ -19,19 +19,25 @@ import org.apache.spark.sql.types.{DataType, StructField, StructType}
  */
 abstract class DelegatingParquetFormat(val delegate: ParquetFileFormat) extends ParquetFileFormat {
 
-  /** How a task reads a split, given how the delegate reads one (serialized with the job). */
-  protected def reading(spark: SparkSession, hadoopConf: Configuration,
-      read: PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow]
+  /**
+   * How a task reads a split (serialized with the job), given the filters the delegate's reader
+   * gets and how the delegate reads one with a Hadoop configuration (`hadoopConf`, or another).
+   */
+  protected def reading(spark: SparkSession, hadoopConf: Configuration, pushed: Seq[Filter],
+      reader: Configuration => PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow]
 
   /** The data filters the delegate's reader gets (parquet-java's row-group filters inside tasks) of those Spark gives. */
   protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter]
 
   override def buildReaderWithPartitionValues(spark: SparkSession, dataSchema: StructType, partitionSchema: StructType,
       requiredSchema: StructType, filters: Seq[Filter], options: Map[String, String],
-      hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] =
-    reading(spark, hadoopConf,
-      delegate.buildReaderWithPartitionValues(spark, dataSchema, partitionSchema,
-        requiredSchema, pushed(spark, filters, dataSchema), options, hadoopConf))
+      hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
+    val toReader = pushed(spark, filters, dataSchema)
+    reading(spark, hadoopConf, toReader,
+      conf =>
+        delegate.buildReaderWithPartitionValues(spark, dataSchema, partitionSchema, requiredSchema, toReader,
+          options, conf))
+  }
 
   override def isSplitable(spark: SparkSession, options: Map[String, String], path: Path): Boolean =
     delegate.isSplitable(spark, options, path)

@@ -18,7 +18,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, Write}
 import org.apache.spark.sql.execution.{LogicalRDD, QueryExecution, WholeStageCodegenExec}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
-import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScanBuilder, ParquetTable, ParquetWrite}
+import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionReaderFactory, ParquetScan, ParquetScanBuilder, ParquetTable, ParquetWrite}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
@@ -77,6 +77,9 @@ object SparkCompat {
 
   /** The split's file as a path string (with its length and modification time, the file's identity). */
   def filePath(file: PartitionedFile): String = file.toPath.toString
+
+  /** Spark's Parquet scan `scan` whose reader factory reads with `conf`. */
+  def withHadoopConf(scan: ParquetScan, conf: Configuration): ParquetScan = scan.copy(hadoopConf = conf)
 
   def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
 

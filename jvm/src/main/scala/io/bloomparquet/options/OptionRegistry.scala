@@ -62,14 +62,15 @@ object OptionRegistry {
   val SparkPushdownKey: OptionSpec[SparkPushdown] = OptionSpec("bloom.sparkPushdown",
     new OneOf(SparkPushdown.all, (_: SparkPushdown).name), Some(SparkPushdown.Safe), Seq(Read),
     "filters Spark's own Parquet pushdown also gets inside tasks (ours prune with every filter regardless): " +
-      "safe = only null tests, =, <=>, IN and comparisons with literals (and AND/OR/NOT of them) on boolean, integral, " +
-      "date and decimal columns without a dot in their path; withheld as known to lose rows, or to risk it: float/double " +
-      "(x = 0.0 skips row groups holding only -0.0), timestamps (in files storing milliseconds, ts < a literal " +
-      "with sub-millisecond digits skips matches), strings (stored bytes that are not UTF-8 never match the " +
-      "literal Spark passes), dotted names (top-level a.b next to struct a with field b, whose filters parquet-java " +
-      "writes as one); parquet-java's page skipping by column index is off too (writers have shipped column " +
-      "indexes that mark every page all-null, losing every row); all = everything Spark would push, and page " +
-      "skipping by column index, with those risks; none = nothing")
+      "safe = null tests, =, <=>, IN, comparisons and string starts/ends-with/contains tests with literals (and " +
+      "AND/OR/NOT of them) on columns without a dot in their path, where the literal is one parquet-java judges as " +
+      "Spark does: any on boolean, integral, date, decimal and binary columns; strings whose literal holds no " +
+      "U+FFFD (stored bytes that are not UTF-8 never match the literal Spark passes); timestamps in whole " +
+      "milliseconds (a file storing milliseconds gets the literal floored); float/double only in =, <=> and IN " +
+      "outside a NOT, with literals neither zero nor NaN (parquet-java compares bits, and statistics leave NaN out); " +
+      "parquet-java's page skipping by column index is off (writers have shipped column indexes that mark every " +
+      "page all-null, losing every row); all = everything Spark would push, and page skipping by column index, " +
+      "with those risks; none = nothing")
 
   // --- write and retrofit ---
   val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit, DeltaTable),

@@ -14,7 +14,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * @param caseSensitive `spark.sql.caseSensitive`: how predicates name columns
  * @param gapBytes pruned row groups between two surviving runs are read when they hold at most
  *   this many bytes, rather than the file opened once more: Spark's price of an open,
- *   `spark.sql.files.openCostInBytes`
+ *   `spark.sql.files.openCostInBytes` (only where Spark's own reader would read them too:
+ *   `spark.SplitPruning.gapBytes`)
+ * @param sparkInFilterThreshold `spark.sql.parquet.pushdown.inFilterThreshold`: the most values of
+ *   an IN that Spark's own reader probes bloom filters for in tasks (more become a range)
  * @param planningPlace `spark.bloomparquet.planning.distributed`: where plan-time pruning reads
  * @param planningJobSeconds `spark.bloomparquet.planning.jobMillis`, in seconds: what launching a
  *   planning job costs in the choice of where to plan
@@ -22,15 +25,15 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  *   which predicates (by name) can't, so nothing is probed
  */
 final case class ReadSettings(bloom: BloomReadOptions, caseSensitive: Boolean, gapBytes: Long,
-    planningPlace: PlanningPlaceSetting, planningJobSeconds: Double, fieldIdRead: Boolean)
+    sparkInFilterThreshold: Int, planningPlace: PlanningPlaceSetting, planningJobSeconds: Double, fieldIdRead: Boolean)
 
 /**
  * What a session's conf says, as a read needs it (the `spark` package reads it from Spark).
  *
  * @param set a key's value if set in the session (`spark.conf.set`, `SET`, or the Spark conf it started with)
  */
-final case class SessionReadConf(caseSensitive: Boolean, openCostInBytes: Long, fieldIdRead: Boolean,
-    set: String => Option[String])
+final case class SessionReadConf(caseSensitive: Boolean, openCostInBytes: Long, inFilterThreshold: Int,
+    fieldIdRead: Boolean, set: String => Option[String])
 
 object ReadSettings {
 
@@ -39,6 +42,7 @@ object ReadSettings {
     bloom = BloomReadOptions.parse(options),
     caseSensitive = session.caseSensitive,
     gapBytes = session.openCostInBytes,
+    sparkInFilterThreshold = session.inFilterThreshold,
     planningPlace = OptionRegistry.PlanningDistributed.from(session.set),
     planningJobSeconds = OptionRegistry.PlanningJobMillis.from(session.set) / 1000.0,
     fieldIdRead = session.fieldIdRead)

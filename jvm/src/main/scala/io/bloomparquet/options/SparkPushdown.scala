@@ -6,12 +6,13 @@ package io.bloomparquet.options
  * `pruning.PushdownSafety`). Our own pruning sees every filter regardless;
  * a withheld filter is still evaluated by Spark after the scan.
  *
- *  - `safe` (default): a positive list: null tests, =, <=>, IN and comparisons of
- *    a column with literals, and And/Or/Not of those, on a column whose type is on
- *    `pruning.PushdownSafety.safeType` (null tests: any type) and whose path holds no
- *    dotted name nor is also another column's (top-level `a.b` next to struct `a`
- *    with field `b`, `PushdownSafety.ambiguousPaths`). Each thing withheld is a
- *    wrong result found by differential tests or argued from Spark's code.
+ *  - `safe` (default): a positive list: null tests, =, <=>, IN, comparisons and string
+ *    prefix/suffix/contains tests of a column with literals, and And/Or/Not of those, where
+ *    parquet-java judges that literal on that column's type as Spark does
+ *    (`pruning.PushdownSafety.safeValue`) and the column's path holds no dotted name nor is also
+ *    another column's (top-level `a.b` next to struct `a` with field `b`,
+ *    `PushdownSafety.ambiguousPaths`). Each thing withheld is a wrong result found by
+ *    differential tests or argued from Spark's code.
  *  - `all`: everything Spark would push (`spark.sql.parquet.filterPushdown` still applies),
  *    with the risks withheld by `safe`.
  *  - `none`: nothing; Spark's reader decodes every row of the row groups we keep.

@@ -69,4 +69,16 @@ object SplitPlanner {
     }
     out.toIndexedSeq
   }
+
+  /**
+   * Whether a row group `predicate` rules out is one any Parquet reader pushed the same filter
+   * decodes anyway: no probe is an IN of at most `inFilterThreshold` values, which parquet-java
+   * answers from bloom filters (and dictionaries) too.
+   */
+  def readByAnyReader(predicate: BloomPredicate, inFilterThreshold: Int): Boolean = predicate match {
+    case BloomPredicate.ColumnIn(_, _, values, _) => values.size > inFilterThreshold
+    case BloomPredicate.AllOf(children) => children.forall(readByAnyReader(_, inFilterThreshold))
+    case BloomPredicate.AnyOf(children) => children.forall(readByAnyReader(_, inFilterThreshold))
+    case BloomPredicate.NoMatch => false
+  }
 }

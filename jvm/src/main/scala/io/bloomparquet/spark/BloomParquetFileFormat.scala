@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.pruning.{PushdownSafety, SourceFilters}
+import io.bloomparquet.pruning.SourceFilters
 import io.bloomparquet.write.BloomWrite
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
@@ -51,22 +51,28 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     ProcessConfs.applyOnDriver(sparkSession)
     val settings = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
     val bloom = settings.bloom
-    val toSpark = filters.filterNot(f => bloom.sparkPushdown.withholds(PushdownSafety.safe(f, dataSchema, settings.caseSensitive)))
+    val toSpark = ReaderFilters.of(bloom.sparkPushdown, filters, dataSchema, settings.caseSensitive)
+    val skipping = if (bloom.enabled) PageSkipping.of(sparkSession, bloom.sparkPushdown, toSpark) else None
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (bloom.enabled) InTaskParquet.configure(hadoopConf, bloom.sparkPushdown)
-    val read = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
-      options, hadoopConf)
+    def reader(conf: Configuration) = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema,
+      requiredSchema, toSpark, options, conf)
+    val plain = reader(hadoopConf)
     val predicate =
       if (!bloom.enabled || SparkCompat.matchesByFieldId(settings.fieldIdRead, requiredSchema)) None
       else SourceFilters.fromFilters(filters, dataSchema, settings.caseSensitive)
-    predicate match {
-      case None => read
-      case Some(p) =>
-        val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
-        (file: PartitionedFile) => {
-          val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTask)
-          kept.iterator.flatMap(read)
-        }
+    if (predicate.isEmpty && skipping.isEmpty) plain
+    else {
+      val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+      val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
+      predicate match {
+        case None => read
+        case Some(p) =>
+          (file: PartitionedFile) => {
+            val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTask)
+            kept.iterator.flatMap(read)
+          }
+      }
     }
   }
 }

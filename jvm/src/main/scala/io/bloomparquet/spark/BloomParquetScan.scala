@@ -132,10 +132,15 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private lazy val readerFactory: PartitionReaderFactory =
     if (plansNothing) NoPartitionsReaderFactory
     else {
-      val factory = delegate.createReaderFactory()
+      val spark = delegate.createReaderFactory()
       // Spark's factory already broadcast the Hadoop configuration: reuse it rather than broadcast again.
-      def conf = SparkCompat.broadcastConf(factory)
+      lazy val conf = SparkCompat.broadcastConf(spark)
         .getOrElse(sparkSession.sparkContext.broadcast(new SerializableConfiguration(delegate.hadoopConf)))
+      val skipping = if (bloom.enabled) PageSkipping.of(sparkSession, bloom.sparkPushdown, delegate.pushedFilters.toSeq) else None
+      val factory = skipping.fold(spark) { s =>
+        val indexed = SparkCompat.withHadoopConf(delegate, PageSkipping.on(delegate.hadoopConf)).createReaderFactory()
+        new PageSkippingReaderFactory(spark, indexed, s, conf)
+      }
       active match {
         case Some(p) if bloom.mode == PruningMode.Task =>
           new TaskPruningReaderFactory(factory, p, conf, settings)

@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.pruning.{CatalystPredicates, PushdownSafety}
+import io.bloomparquet.pruning.CatalystPredicates
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
@@ -36,10 +36,10 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
   override def pushFilters(filters: Seq[Expression]): Seq[Expression] = {
     def isDataFilter(e: Expression) =
       e.deterministic && e.references.exists(a => !isPartitionColumn(a.name))
-    val (hide, show) =
-      filters.partition(e => isDataFilter(e) && settings.bloom.sparkPushdown.withholds(PushdownSafety.safe(e, delegate.dataSchema)))
+    val (data, other) = filters.partition(isDataFilter)
+    val (show, hide) = ReaderFilters.split(settings.bloom.sparkPushdown, data, delegate.dataSchema)
     withheld = hide
-    delegate.pushFilters(show) ++ hide
+    delegate.pushFilters(other ++ show) ++ hide
   }
 
   override def pushedFilters: Array[Predicate] = delegate.pushedFilters

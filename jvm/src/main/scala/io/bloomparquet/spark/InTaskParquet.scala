@@ -11,11 +11,11 @@ import org.apache.parquet.hadoop.ParquetInputFormat
  * group we kept, judge malformed filters we ignore by its own rules (and drop row groups
  * holding matches), and allocate whatever a footer claims.
  *
- * Column indexes (page skipping), only with `bloom.sparkPushdown=all`: a column index is not
- * checked against anything before parquet-java drops pages with it, and writers have shipped
+ * Column indexes (page skipping), off here, on with `bloom.sparkPushdown=all`: a column index is
+ * not checked against anything before parquet-java drops pages with it, and writers have shipped
  * wrong ones (every page marked all-null while the chunk's statistics count values, as in
- * parquet-testing's `datapage_v1-*-checksum.parquet`): every row of such a chunk is lost.
- * Our pruning works on whole row groups and never needs them.
+ * parquet-testing's `datapage_v1-*-checksum.parquet`): every row of such a chunk is lost. Under
+ * `safe`, [[PageSkipping]] turns it back on for each split whose indexes agree with its footer.
  *
  * Chunk statistics and dictionaries stay on for what `bloom.sparkPushdown` lets through:
  * parquet-java ignores statistics whose sort order it can't trust, and uses a dictionary only

@@ -5,7 +5,6 @@ import scala.util.control.NonFatal
 import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.planning.FileVersion
-import io.bloomparquet.pruning.PushdownSafety
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -36,14 +35,17 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
 
   override protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter] = {
     val caseSensitive = SparkCompat.caseSensitive(spark)
-    filters.filterNot(f => pushdown.withholds(PushdownSafety.safe(f, dataSchema, caseSensitive)))
+    ReaderFilters.of(pushdown, filters, dataSchema, caseSensitive)
   }
 
-  override protected def reading(spark: SparkSession, hadoopConf: Configuration,
-      read: PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow] =
-    if (files eq PrunedScanFormat.NoRowGroups) read
+  override protected def reading(spark: SparkSession, hadoopConf: Configuration, pushed: Seq[Filter],
+      reader: Configuration => PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow] = {
+    val plain = reader(hadoopConf)
+    val skipping = PageSkipping.of(spark, pushdown, pushed)
+    if ((files eq PrunedScanFormat.NoRowGroups) && skipping.isEmpty) plain
     else {
       val conf = spark.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+      val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
       val kept = files
       val gap = gapBytes
       (split: PartitionedFile) => {
@@ -57,6 +59,7 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
         }
       }
     }
+  }
 
   // EXPLAIN's `Format`.
   override def toString: String =

@@ -9,6 +9,7 @@ object SessionReadConfs {
   def of(spark: SparkSession): SessionReadConf = SessionReadConf(
     caseSensitive = SparkCompat.caseSensitive(spark),
     openCostInBytes = SparkCompat.sqlConf(spark).filesOpenCostInBytes,
+    inFilterThreshold = SparkCompat.sqlConf(spark).parquetFilterPushDownInFilterThreshold,
     fieldIdRead = SparkCompat.fieldIdReadEnabled(spark),
     set = key => spark.conf.getOption(key))
 }

@@ -40,7 +40,7 @@ object SplitPruning {
     // A file that could not be read is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
       Some(outcomes(key)).filter(_.failure.isEmpty)
-        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, settings.gapBytes))
+        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes(predicate, settings)))
     }
     val cut = keyed.zip(plans).map {
       case ((split, key), None) => (split, key, Seq(split))
@@ -51,6 +51,16 @@ object SplitPruning {
     val counts = countsOf(counted.map(outcomes), outcomes.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
     PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
   }
+
+  /**
+   * The largest gap of pruned row groups read between two surviving runs of a file: the scan's
+   * `gapBytes` where Spark's own reader would decode those row groups as well, else none. Spark's
+   * reader probes bloom filters in tasks for an equality or an IN of at most
+   * `spark.sql.parquet.pushdown.inFilterThreshold` values, and skips a row group we pruned by them;
+   * reading it in a gap would decode rows Spark's reader does not.
+   */
+  def gapBytes(predicate: BloomPredicate, settings: ReadSettings): Long =
+    if (SplitPlanner.readByAnyReader(predicate, settings.sparkInFilterThreshold)) settings.gapBytes else 0L
 
   /**
    * The counters of one pruning run: of the files it counts (`mine`: a file in several splits is

@@ -17,7 +17,8 @@ class ReadSettingsSuite extends munit.FunSuite {
     ReadSettings.resolve(options, of(session(confs: _*)))
 
   private def of(conf: SQLConf): SessionReadConf = SessionReadConf(conf.caseSensitiveAnalysis, conf.filesOpenCostInBytes,
-    conf.parquetFieldIdReadEnabled, key => if (conf.contains(key)) Some(conf.getConfString(key)) else None)
+    conf.parquetFilterPushDownInFilterThreshold, conf.parquetFieldIdReadEnabled,
+    key => if (conf.contains(key)) Some(conf.getConfString(key)) else None)
 
   private def error(body: => Any): String = intercept[IllegalArgumentException](body).getMessage
 
@@ -27,7 +28,8 @@ class ReadSettingsSuite extends munit.FunSuite {
       ReadSettings(
         BloomReadOptions(enabled = true, PruningMode.Plan, useCache = true, planningParallelism = 0, SparkPushdown.Safe,
           earlyStop = true),
-        caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes, planningPlace = PlanningPlaceSetting.Auto,
+        caseSensitive = spark.caseSensitiveAnalysis, gapBytes = spark.filesOpenCostInBytes,
+        sparkInFilterThreshold = spark.parquetFilterPushDownInFilterThreshold, planningPlace = PlanningPlaceSetting.Auto,
         planningJobSeconds = 1.0,
         fieldIdRead = spark.parquetFieldIdReadEnabled))
     // Each registry default is what the settings hold without options.
@@ -67,9 +69,10 @@ class ReadSettingsSuite extends munit.FunSuite {
         "spark.bloomparquet.planning.distributed" -> "driver"),
       "spark.sql.caseSensitive" -> "true", "spark.sql.files.openCostInBytes" -> "1234",
       "spark.bloomparquet.planning.distributed" -> "executors", "spark.bloomparquet.planning.jobMillis" -> "250",
-      "spark.sql.parquet.fieldId.read.enabled" -> "true", "bloom.mode" -> "task", "bloom.earlyStop" -> "false")
-    assertEquals((s.caseSensitive, s.gapBytes, s.planningPlace, s.planningJobSeconds, s.fieldIdRead),
-      (true, 1234L, PlanningPlaceSetting.Executors, 0.25, true))
+      "spark.sql.parquet.fieldId.read.enabled" -> "true", "bloom.mode" -> "task", "bloom.earlyStop" -> "false",
+      "spark.sql.parquet.pushdown.inFilterThreshold" -> "3")
+    assertEquals((s.caseSensitive, s.gapBytes, s.sparkInFilterThreshold, s.planningPlace, s.planningJobSeconds, s.fieldIdRead),
+      (true, 1234L, 3, PlanningPlaceSetting.Executors, 0.25, true))
     assertEquals(s.bloom, resolve(Map.empty).bloom)
     // The former file-count key: 0 (never) is driver, any count auto; the current key wins over it.
     val threshold = "spark.bloomparquet.planning.distributedThreshold"

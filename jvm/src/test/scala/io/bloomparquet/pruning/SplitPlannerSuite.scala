@@ -93,4 +93,14 @@ class SplitPlannerSuite extends munit.FunSuite {
       assert(extra.map(spans(_).compressedSize).sum <= gap * math.max(1, kept.size), s"mask=$mask gap=$gap")
     }
   }
+
+  test("gaps are read only where a reader given the same filter could not skip them: every probe an IN past the threshold") {
+    def in(n: Int) = BloomPredicate.ColumnIn(Seq("k"), org.apache.spark.sql.types.LongType, (0 until n).map(_.toLong))
+    assert(SplitPlanner.readByAnyReader(in(11), inFilterThreshold = 10))
+    assert(!SplitPlanner.readByAnyReader(in(10), inFilterThreshold = 10))
+    assert(!SplitPlanner.readByAnyReader(in(1), inFilterThreshold = 10))
+    assert(SplitPlanner.readByAnyReader(BloomPredicate.AllOf(Seq(in(20), in(30))), inFilterThreshold = 10))
+    assert(!SplitPlanner.readByAnyReader(BloomPredicate.AnyOf(Seq(in(20), in(3))), inFilterThreshold = 10))
+    assert(!SplitPlanner.readByAnyReader(BloomPredicate.NoMatch, inFilterThreshold = 10))
+  }
 }

@@ -233,7 +233,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       (kept.map(_._1), counts, dropped, rowGroups)
     }
     new BloomPrunedDeltaIndex(spark, kept, index.deltaLog, index.path, index.preparedScan.scannedSnapshot, predicate,
-      before + counts, rowGroups, settings.gapBytes, settings.bloom.sparkPushdown,
+      before + counts, rowGroups, SplitPruning.gapBytes(predicate, settings), settings.bloom.sparkPushdown,
       narrowing(index, conditions, rel, settings, Some(Planned(kept, before + dropped))))
   }
 
