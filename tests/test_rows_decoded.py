@@ -58,7 +58,7 @@ EXCEPTIONS: dict[tuple[str, str, str], str] = {}
 ROUTES = ["plan", "task", "sql", "sql_v1", "table_task", "view", "parquet_opt_in"]
 
 
-def _table(file: int) -> pa.Table:
+def table_of(file: int) -> pa.Table:
     ids = range(file * ROWS_PER_FILE, (file + 1) * ROWS_PER_FILE)
     return pa.table(
         {
@@ -72,12 +72,12 @@ def _table(file: int) -> pa.Table:
     )
 
 
-def _pyarrow(out: Path, filters: bool) -> None:
+def write_pyarrow(out: Path, filters: bool) -> None:
     out.mkdir(parents=True)
     options = {"ks": {"ndv": ROWS_PER_GROUP, "fpp": 0.01}, "k": {"ndv": ROWS_PER_GROUP, "fpp": 0.01}}
     for file in range(FILES):
         pq.write_table(
-            _table(file),
+            table_of(file),
             out / f"part-{file}.parquet",
             row_group_size=ROWS_PER_GROUP,
             bloom_filter_options=options if filters else None,
@@ -87,17 +87,17 @@ def _pyarrow(out: Path, filters: bool) -> None:
         )
 
 
-def _duckdb(out: Path) -> None:
+def write_duckdb(out: Path) -> None:
     out.mkdir(parents=True)
     con = duckdb.connect()
     for file in range(FILES):
-        con.register("t", _table(file))
+        con.register("t", table_of(file))
         con.execute(f"COPY t TO '{out / f'part-{file}.parquet'}' (FORMAT parquet, ROW_GROUP_SIZE {ROWS_PER_GROUP})")
         con.unregister("t")
     con.close()
 
 
-def _spark(spark, source: Path, out: Path, bloom: bool) -> None:
+def write_spark(spark, source: Path, out: Path, bloom: bool) -> None:
     df = spark.read.parquet(str(source)).coalesce(FILES).sortWithinPartitions("seq")
     # Several row groups a file, pages of at most 500 rows (Spark's reader skips pages by their column index).
     block = {"parquet.block.size": str(160 * 1024), "parquet.page.row.count.limit": "500"}
@@ -111,13 +111,13 @@ def _spark(spark, source: Path, out: Path, bloom: bool) -> None:
 def corpora(spark, tmp_path_factory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("rows-decoded")
     out = {"pyarrow": base / "pyarrow", "pyarrow_filters": base / "pyarrow_filters", "duckdb": base / "duckdb"}
-    _pyarrow(out["pyarrow"], filters=False)
-    _pyarrow(out["pyarrow_filters"], filters=True)
-    _duckdb(out["duckdb"])
+    write_pyarrow(out["pyarrow"], filters=False)
+    write_pyarrow(out["pyarrow_filters"], filters=True)
+    write_duckdb(out["duckdb"])
     out["spark"] = base / "spark"
-    _spark(spark, out["pyarrow"], out["spark"], bloom=False)
+    write_spark(spark, out["pyarrow"], out["spark"], bloom=False)
     out["bloomparquet"] = base / "bloomparquet"
-    _spark(spark, out["pyarrow"], out["bloomparquet"], bloom=True)
+    write_spark(spark, out["pyarrow"], out["bloomparquet"], bloom=True)
     return out
 
 

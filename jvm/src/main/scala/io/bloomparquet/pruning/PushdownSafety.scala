@@ -76,6 +76,7 @@ object PushdownSafety {
   private def negated(v: Any): Any = v match {
     case f: java.lang.Float => java.lang.Float.valueOf(-f.floatValue)
     case d: java.lang.Double => java.lang.Double.valueOf(-d.doubleValue)
+    case other => other
   }
 
   /** How a filter uses its literal. */
