@@ -67,10 +67,10 @@ object OptionRegistry {
       "Spark does: any on boolean, integral, date, decimal and binary columns; strings whose literal holds no " +
       "U+FFFD (stored bytes that are not UTF-8 never match the literal Spark passes); timestamps in whole " +
       "milliseconds (a file storing milliseconds gets the literal floored); float/double only in =, <=> and IN " +
-      "outside a NOT, with literals neither zero nor NaN (parquet-java compares bits, and statistics leave NaN out); " +
-      "parquet-java's page skipping by column index is off (writers have shipped column indexes that mark every " +
-      "page all-null, losing every row); all = everything Spark would push, and page skipping by column index, " +
-      "with those risks; none = nothing")
+      "outside a NOT, with literals other than NaN (statistics leave NaN out), a zero as both zeros (dictionaries " +
+      "compare bits); page skipping by column index only in splits whose column and offset indexes agree with " +
+      "their footer (writers have shipped column indexes that mark every page all-null, losing every row); " +
+      "all = everything Spark would push, and page skipping by every column index, with those risks; none = nothing")
 
   // --- write and retrofit ---
   val Columns: OptionSpec[Seq[String]] = OptionSpec("bloom.columns", ColumnList, None, Seq(Write, Retrofit, DeltaTable),
