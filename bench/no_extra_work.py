@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from tests.delta.conftest import DELTA_EXTENSION, delta_package  # noqa: E402
 
 ROW_GROUP = 16_384  # a row group's dictionary of UUIDs (~600 KB) stays under writers' 1 MB limit
-PAGE_ROWS = 2_048
+PAGE_ROWS = 2_048  # pages of ~2,048 rows of a long column (pyarrow sizes pages in bytes)
 
 
 def uuids(rng: np.random.Generator, n: int) -> pa.Array:
@@ -63,7 +63,7 @@ def write(out: Path, rows: int, files: int, delta: bool) -> tuple[Path, Path | N
             table,
             parquet / f"part-{f:05d}.parquet",
             row_group_size=ROW_GROUP,
-            data_page_row_count_limit=PAGE_ROWS,
+            data_page_size=PAGE_ROWS * 8,  # pyarrow sizes pages in bytes: ~2,048 rows of a long column
             write_page_index=True,
         )
         if delta_dir is not None:
