@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.decoded import ratio  # noqa: E402
 from tests.delta.conftest import DELTA_EXTENSION, delta_package  # noqa: E402
 
 ROW_GROUP = 16_384  # a row group's dictionary of UUIDs (~600 KB) stays under writers' 1 MB limit
@@ -161,10 +162,9 @@ def main() -> int:
         assert len(results) == 1, (name, best)
         for way, (took, n, decoded, tasks) in best.items():
             base = best[ways[way][0]]
-            ratio = took / base[0]
-            dec = decoded / base[2] if base[2] else (1.0 if decoded == 0 else float("inf"))
+            times, rows_x = ratio(took, base[0]), ratio(decoded, base[2])
             print(
-                f"{name:<16} {way:<22} {took:>7.3f} {n:>5} {decoded:>10,} {tasks:>5} {ratio:>6.2f}x {dec:>8.2f}x",
+                f"{name:<16} {way:<22} {took:>7.3f} {n:>5} {decoded:>10,} {tasks:>5} {times:>6.2f}x {rows_x:>8.2f}x",
                 flush=True,
             )
     spark.stop()

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests import test_rows_decoded as corpus  # noqa: E402
-from tests.decoded import decoded  # noqa: E402
+from tests.decoded import decoded, ratio  # noqa: E402
 from tests.routes import bloom_routes  # noqa: E402
 from tests.spark_conf import spark_conf  # noqa: E402
 
@@ -46,10 +46,8 @@ def main() -> int:
                 df, confs = routes[route]
                 with spark_conf(spark, confs):
                     ours = [decoded(df.where(w))[1] for w in corpus.QUERIES]
-                worst = max(
-                    (o / s if s else (1.0 if o == 0 else float("inf"))) for o, s in zip(ours, sparks, strict=True)
-                )
-                total = sum(ours) / sum(sparks) if sum(sparks) else 1.0
+                worst = max(ratio(o, s) for o, s in zip(ours, sparks, strict=True))
+                total = ratio(sum(ours), sum(sparks))
                 print(
                     f"{name:<16} {route:<15} {sum(ours):>9,} {sum(sparks):>9,} {total:>7.2f}x {worst:>5.2f}x",
                     flush=True,

@@ -6,6 +6,8 @@ import random
 import uuid
 from typing import Any
 
+import pyarrow as pa
+
 import bloomparquet as bp
 
 from .spark_conf import rows
@@ -26,3 +28,24 @@ def decoded(df) -> tuple[list[tuple[Any, ...]], int]:
     """``df``'s rows, and the rows its scans decoded (0 where the optimizer found no row can match: no scan)."""
     got = rows(df)
     return got, bp.scan_metrics(df).get("numOutputRows", 0)
+
+
+def key_rows(ids: range, keys: list[str]) -> pa.Table:
+    """Rows ``ids`` of a table of ``len(keys)`` rows: ``k`` a permutation of 0..len(keys)-1 (unsorted:
+    statistics can't prune it), ``ks`` the UUID (dictionary-encoded by every writer at these sizes),
+    ``cat`` one of 'a', 'c', 'e', ``f`` = id / 4, ``seq`` = id (sorted), ``ts`` = id seconds."""
+    return pa.table(
+        {
+            "k": pa.array([(i * 7919) % len(keys) for i in ids], pa.int64()),
+            "ks": pa.array([keys[i] for i in ids], pa.string()),
+            "cat": pa.array([("a", "c", "e")[i % 3] for i in ids], pa.string()),
+            "f": pa.array([i * 0.25 for i in ids], pa.float64()),
+            "seq": pa.array(list(ids), pa.int64()),
+            "ts": pa.array([i * 1_000_000 for i in ids], pa.timestamp("us", tz="UTC")),
+        }
+    )
+
+
+def ratio(ours: float, base: float) -> float:
+    """``ours / base``; 1 where both are 0, infinite where only the base is."""
+    return ours / base if base else (1.0 if ours == 0 else float("inf"))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from ..decoded import absent_like, decoded, uuid_keys
+from ..decoded import absent_like, decoded, key_rows, uuid_keys
 from ..spark_conf import rows, spark_conf
 from .tables import ON, ORACLE
 
@@ -37,16 +37,7 @@ QUERIES = [
 
 
 def _commit(i: int) -> pa.Table:
-    ids = range(i * ROWS_PER_COMMIT, (i + 1) * ROWS_PER_COMMIT)
-    return pa.table(
-        {
-            "k": pa.array([(j * 7919) % ROWS for j in ids], pa.int64()),
-            "ks": pa.array([KEYS[j] for j in ids], pa.string()),
-            "cat": pa.array([("a", "c", "e")[j % 3] for j in ids], pa.string()),
-            "f": pa.array([j * 0.25 for j in ids], pa.float64()),
-            "seq": pa.array(list(ids), pa.int64()),
-        }
-    )
+    return key_rows(range(i * ROWS_PER_COMMIT, (i + 1) * ROWS_PER_COMMIT), KEYS)
 
 
 @pytest.fixture(scope="module")
