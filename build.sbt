@@ -35,6 +35,7 @@ lazy val jvmFlags = Seq(
 
 ThisBuild / organization := "io.bloomparquet"
 ThisBuild / version := "0.1.0"
+ThisBuild / licenses := Seq("Apache-2.0" -> url("https://www.apache.org/licenses/LICENSE-2.0.txt"))
 ThisBuild / scalaVersion := SparkMinors.default.scala
 
 lazy val jvm = (project in file("jvm"))

@@ -25,6 +25,7 @@ object Shading {
     assembly / assemblyMergeStrategy := {
       case PathList("META-INF", "services", _*) => MergeStrategy.filterDistinctLines
       case PathList("META-INF", "versions", "17", "io", "bloomparquet", _*) => MergeStrategy.deduplicate // ours
+      case PathList("META-INF", "bloomparquet", _*) => MergeStrategy.deduplicate // our LICENSE and NOTICE
       case PathList("META-INF", _*) => MergeStrategy.discard
       case "module-info.class" => MergeStrategy.discard
       case _ => MergeStrategy.deduplicate

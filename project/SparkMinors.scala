@@ -143,6 +143,16 @@ object SparkMinors {
       }
       m.deltaPackage.map(_ => out).toSeq
     }.taskValue,
+    // The licence and notice, in every jar (the shading merge keeps this folder of META-INF).
+    Compile / resourceGenerators += Def.task {
+      val root = (LocalRootProject / baseDirectory).value
+      Seq("LICENSE", "NOTICE").map { name =>
+        val out = (Compile / resourceManaged).value / "META-INF" / "bloomparquet" / name
+        val text = IO.read(root / name)
+        if (!out.isFile || IO.read(out) != text) IO.write(out, text)
+        out
+      }
+    }.taskValue,
     // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
     libraryDependencies ++= m.maven.map(v => "org.apache.spark" %% "spark-sql" % v % Provided).toSeq,
     Compile / unmanagedJars ++= {

@@ -182,7 +182,8 @@ def _early_stop(cell: Cell) -> None:
 
 def _spark_pushdown(cell: Cell) -> None:
     def read(value: str, where: str) -> int:
-        rows, m = cell.run({"bloom.sparkPushdown": value}, where)
+        # Dictionaries off: they would skip these row groups at planning whatever Spark's reader is given.
+        rows, m = cell.run({"bloom.sparkPushdown": value, "bloom.dictionaries": "false"}, where)
         assert rows == [], m
         return m["numOutputRows"]
 
@@ -192,6 +193,18 @@ def _spark_pushdown(cell: Cell) -> None:
     assert (read("safe", "s = 'b'"), read("none", "s = 'b'")) == (0, ROWS)
     not_utf8 = "s = CAST(unhex('62FF') AS STRING)"  # 'b' then a byte no UTF-8 holds: inside the chunks' min and max
     assert (read("safe", not_utf8), read("all", not_utf8)) == (ROWS, 0)
+
+
+def _dictionaries(cell: Cell) -> None:
+    # With Spark's pushdown off its reader skips nothing by dictionary: only ours can, before the tasks.
+    # (A literal whose bytes are not UTF-8 reaches the V1 route as a Java String: tests/test_dictionary_pruning.py.)
+    for where in ("s = 'b'", "d IN (7, 9)"):
+        decoded = {}
+        for value in ("true", "false"):
+            rows, m = cell.run({"bloom.dictionaries": value}, where, PUSHDOWN_OFF)
+            assert rows == [], m
+            decoded[value] = m["numOutputRows"]
+        assert decoded == {"true": 0, "false": ROWS}, (where, decoded)
 
 
 def _filter_reads(cell: Cell) -> None:
@@ -215,6 +228,7 @@ OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.earlyStop": _early_stop,
     "bloom.filterReads": _filter_reads,
     "bloom.sparkPushdown": _spark_pushdown,
+    "bloom.dictionaries": _dictionaries,
 }
 
 # Values an inert cell is run with (the default first), the query, and a bad value of every key.
@@ -231,6 +245,7 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.readCost.driverMegabytesPerSecond": (["0", "1"], MISS, "-5"),
     "bloom.readCost.parallelRanges": (["0", "4"], MISS, "2000"),
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
+    "bloom.dictionaries": (["true", "false"], "s = 'b'", "maybe"),
 }
 
 # The cost model weighs filter reads beyond each footer's tail read; our writer's small filters of this data
@@ -276,6 +291,7 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.readCost.driverMegabytesPerSecond": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.readCost.parallelRanges": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.sparkPushdown": row(),
+    "bloom.dictionaries": row(),
 }
 
 

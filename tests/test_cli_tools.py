@@ -225,7 +225,8 @@ def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:
         (["probe", "{data}", "id", "one"], "cannot read 'one'"),
         (["probe", "{data}", "id", "1.5"], "cannot read '1.5'"),
         (["inspect", "{data}", "--columns", "id,zz"], "'zz' is not a column"),
-        (["advise", "{data}", "--fpp", "2"], "option 'bloom.fpp' = '2.0': expected a probability"),
+        (["advise", "{data}", "--fpp", "2"], "--fpp 2.0: expected a false-positive probability"),
+        (["retrofit", "{data}", "--columns", "id", "--fpp", "0"], "--fpp 0.0: expected a false-positive probability"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:
@@ -379,3 +380,24 @@ def test_advise_tells_dictionary_only_chunks_from_plain_fallback(tmp_path: Path,
     pq.write_table(table, path, row_group_size=10_000, use_dictionary=False)
     _, report = _json(capsys, "advise", str(path), "--columns", "few")
     assert report["columns"][0]["dictionary_only_share"] == 0.0
+
+
+def test_version_and_help_read_as_plain_text(capsys) -> None:
+    """``--version`` names the release; ``--help`` shows no reStructuredText markup."""
+    import bloomparquet
+
+    for argv, stream in [(["--version"], "out"), (["--help"], "out")]:
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+        text = getattr(capsys.readouterr(), stream)
+        if argv == ["--version"]:
+            assert text.strip() == f"bloomparquet {bloomparquet.__version__}", text
+        else:
+            assert "``" not in text and "python -m bloomparquet" in text, text
+
+
+def test_counts_read_in_the_singular_for_one(data: Path, capsys) -> None:
+    """ "1 file", "1 finding": a noun takes its plural only for other counts."""
+    code, out, _ = _run(capsys, "verify", str(data))  # one file
+    assert code == 0 and out.startswith("1 file, ") and "0 findings" in out, out

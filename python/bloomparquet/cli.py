@@ -30,6 +30,15 @@ def _storage(args: argparse.Namespace, paths: Sequence[str]) -> Any:
     return storage.for_paths(paths, _spark(None) if args.spark else None)
 
 
+def _fpp(value: float | None) -> float | None:
+    """``--fpp`` checked here, so that a bad one is named by the flag the user typed."""
+    from .tools import BadInput
+
+    if value is not None and not 0.0 < value < 1.0:
+        raise BadInput(f"--fpp {value}: expected a false-positive probability between 0 and 1 (exclusive)")
+    return value
+
+
 def _columns(args: argparse.Namespace) -> list[str] | None:
     from .tools import selection
 
@@ -68,7 +77,7 @@ def _advise(args: argparse.Namespace) -> int:
     from .tools import advise
 
     report = advise.run(
-        args.paths, _columns(args), sample=args.sample, fpp=args.fpp, storage=_storage(args, args.paths)
+        args.paths, _columns(args), sample=args.sample, fpp=_fpp(args.fpp), storage=_storage(args, args.paths)
     )
     _emit(report, args.json, advise.render)
     return 0
@@ -128,6 +137,7 @@ def _retrofit(args: argparse.Namespace) -> int:
     from . import retrofit
 
     path = args.path
+    _fpp(args.fpp)
     spark = _delta_spark() if args.delta else _spark(args.remote)
     fmt = "delta" if args.delta else "parquet"
     results = retrofit(spark, path, args.columns, fpp=args.fpp, overwrite=args.overwrite, format=fmt)
@@ -167,9 +177,14 @@ def _paths_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(
-        prog="bloomparquet", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="bloomparquet",
+        description=(__doc__ or "").replace("``", ""),  # the docstring's markup, not the terminal's
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"bloomparquet {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     out = argparse.ArgumentParser(add_help=False)
     out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")

@@ -45,7 +45,7 @@ from .chunkvalues import NotRebuildable, chunk_array
 from .encodings import dictionary_only
 from .errors import BadInput, first_line, reading
 from .footer import ParquetFooter, each_file
-from .report import SCHEMA_VERSION, fmt_int, fmt_pct, progress, table
+from .report import SCHEMA_VERSION, count, fmt_int, fmt_pct, progress, table
 from .selection import selected_columns
 from .sizing import num_bytes
 from .storage import LOCAL, Storage
@@ -347,7 +347,7 @@ def render(report: dict[str, Any]) -> str:
             ]
         )
     head = (
-        f"{report['files']} files, {report['row_groups']} row groups, "
+        f"{count(report['files'], 'file')}, {count(report['row_groups'], 'row group')}, "
         f"{report['sampled_row_groups']} sampled for distinct counts"
     )
     body = table(

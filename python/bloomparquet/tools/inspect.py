@@ -8,7 +8,7 @@ from typing import Any, BinaryIO
 from . import estimate
 from .filters import read_chunk_filter
 from .footer import ParquetFooter, each_file
-from .report import SCHEMA_VERSION, fmt_int, fmt_pct, short, statistics, table
+from .report import SCHEMA_VERSION, count, fmt_int, fmt_pct, short, statistics, table
 from .selection import selected_columns
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
@@ -113,7 +113,7 @@ def render(report: dict[str, Any]) -> str:
                         "; ".join(ch["problems"]),
                     ]
                 )
-        out.append(f"{file['path']}: {file['num_rows']:,} rows, {len(file['row_groups'])} row groups")
+        out.append(f"{file['path']}: {count(file['num_rows'], 'row')}, {count(len(file['row_groups']), 'row group')}")
         out.append(
             table(rows, ["rg", "column", "filter B", "offset", "length", "~ndv", "fpp", "min", "max", "problems"])
         )

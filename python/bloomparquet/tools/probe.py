@@ -14,7 +14,7 @@ import numpy as np
 
 from .filters import read_chunk_filter
 from .footer import ParquetFooter, each_file
-from .report import SCHEMA_VERSION, jsonable, table
+from .report import SCHEMA_VERSION, count, jsonable, table
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
 from .values import MAY_CONTAIN, hash_values, parse_value
@@ -90,7 +90,7 @@ def render(report: dict[str, Any]) -> str:
             rows.append([f["path"], g["index"], g["num_rows"], g["result"], detail])
     s = report["summary"]
     tail = (
-        f"{s['excluded']} of {s['row_groups']} row groups excluded, {s['may_contain']} may contain, "
+        f"{s['excluded']} of {count(s['row_groups'], 'row group')} excluded, {s['may_contain']} may contain, "
         f"{s['no_filter']} without filter, {s['unreadable_filter']} unreadable"
     )
     return table(rows, ["file", "rg", "rows", "result", "per value"]) + "\n" + tail

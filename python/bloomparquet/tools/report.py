@@ -48,6 +48,11 @@ def statistics(chunk: Any) -> dict[str, Any] | None:
     return {"min": jsonable(lo), "max": jsonable(hi), "null_count": st.null_count if st.has_null_count else None}
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (nouns here take an ``s``): "1 file", "3 row groups"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
     """A plain text table; numbers right-aligned."""
     cells = [[str(h) for h in header]] + [["" if c is None else str(c) for c in r] for r in rows]

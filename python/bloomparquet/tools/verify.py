@@ -20,7 +20,7 @@ from .chunkvalues import NotRebuildable, chunk_array, physical_hashes
 from .filters import read_chunk_filter
 from .footer import ParquetFooter, each_file
 from .impossible import impossible_reason
-from .report import SCHEMA_VERSION, jsonable, table
+from .report import SCHEMA_VERSION, count, jsonable, table
 from .selection import selected_columns
 from .storage import LOCAL, Storage
 from .types import ColumnType, column_type
@@ -106,8 +106,8 @@ def render(report: dict[str, Any]) -> str:
             rows.append([f["path"], x["row_group"], x["column"], x["kind"], x["message"]])
     s = report["summary"]
     head = (
-        f"{s['files']} files, {s['filters']} filters checked"
-        f"{' (rebuilt from values)' if report['rebuild'] else ''}: {s['findings']} findings"
+        f"{count(s['files'], 'file')}, {count(s['filters'], 'filter')} checked"
+        f"{' (rebuilt from values)' if report['rebuild'] else ''}: {count(s['findings'], 'finding')}"
     )
     notes = [n for f in report["files"] for n in f["notes"]]
     parts = [head]

@@ -46,7 +46,7 @@ final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: L
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
     sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto,
-    readCost: ReadCostSettings = ReadCostSettings())
+    readCost: ReadCostSettings = ReadCostSettings(), dictionaries: Boolean = true)
 
 object BloomReadOptions {
 
@@ -62,6 +62,7 @@ object BloomReadOptions {
       planningParallelism = valid.get(PlanningParallelism).toInt,
       sparkPushdown = valid.get(SparkPushdownKey),
       earlyStop = valid.get(EarlyStop),
+      dictionaries = valid.get(Dictionaries),
       filterReads = valid.get(FilterReadsKey),
       readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges),
         valid.get(ReadDriverMegabytesPerSecond)))

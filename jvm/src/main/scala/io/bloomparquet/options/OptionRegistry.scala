@@ -33,6 +33,11 @@ object OptionRegistry {
     "stop reading and probing bloom filters for the rest of a scan once the filters read so far (their bit fill " +
       "against the number of values probed) show that less than 1 % of row groups could be pruned; the row groups " +
       "left are kept (statistics still prune), counted as bloomRowGroupsUnprobed")
+  val Dictionaries: OptionSpec[Boolean] = OptionSpec("bloom.dictionaries", Bool, Some(true), Seq(Read),
+    "where a row group's chunk has no bloom filter but all its data pages are dictionary-encoded (the footer's " +
+      "encoding stats say so), plan-time pruning reads its dictionary page (up to 2 MiB) and prunes the row group when " +
+      "no equality, <=> or IN value is in it, with Spark's equality (string bytes, both zeros, timestamp units): the " +
+      "skipping Spark's reader does in tasks, done before any task starts; counted as bloomRowGroupsPrunedByDictionary")
   val FilterReadsKey: OptionSpec[FilterReads] = OptionSpec("bloom.filterReads",
     new OneOf(FilterReads.all, (_: FilterReads).name), Some(FilterReads.Auto), Seq(Read),
     "how a probed bloom filter is read: auto = whole, or only its header and the 32-byte blocks the probed values " +
@@ -139,7 +144,7 @@ object OptionRegistry {
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, FilterReadsKey, ReadLatencyMicros,
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, Dictionaries, FilterReadsKey, ReadLatencyMicros,
     ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributed,
     PlanningJobMillis,

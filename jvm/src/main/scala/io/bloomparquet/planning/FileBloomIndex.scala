@@ -16,8 +16,9 @@ final case class FileKey(path: String, length: Long, modificationTime: Long, ver
 
 /**
  * What we know of one file: its footer and the bloom filters read so far,
- * keyed by (row group, chunk), whole or the blocks probes hashed to. Filters
- * (and blocks) are added as queries need them.
+ * keyed by (row group, chunk), whole or the blocks probes hashed to, and the
+ * dictionaries of chunks without a filter. Filters (and blocks) and dictionaries
+ * are added as queries need them.
  */
 final class FileBloomIndex(val footer: ParquetMetadata) {
   private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
@@ -38,6 +39,13 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
           case _ => added
         })
 
+  private val dictionaries = new ConcurrentHashMap[(Int, Int), ChunkDictionary]()
+
+  /** The dictionary of (row group, chunk) read so far, as hashes or why it can't be used. */
+  def dictionary(rg: Int, chunk: Int): Option[ChunkDictionary] = Option(dictionaries.get((rg, chunk)))
+
+  def addDictionary(rg: Int, chunk: Int, read: ChunkDictionary): Unit = dictionaries.put((rg, chunk), read)
+
   private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
 
   /** The false-positive rate of (row group, chunk)'s loaded filter `f`, from its bit fill: counted once. */
@@ -54,7 +62,7 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
    * filter read its bitset (an int array) with the objects around it.
    */
   def heapBytes: Long = {
-    var bytes = 16 + 2 * 64 /* this object, two maps */ + footerBytes
+    var bytes = 16 + 3 * 64 /* this object, three maps */ + footerBytes
     filters.forEach { (at, read) =>
       bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
         (read match {
@@ -63,6 +71,13 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
           case FilterFound.Blocks(b, _) => 24 + 32 + 64 + b.blockCount * (48 + 16 + HeapBytes.array(32))
           case FilterFound.Broken(reason, _, _) => 32 + HeapBytes.string(reason.length)
           case FilterFound.Absent => 0
+        })
+    }
+    dictionaries.forEach { (at, read) =>
+      bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
+        (read match {
+          case ChunkDictionary.Values(h, _) => 24 + 16 + HeapBytes.array(h.numBytes.toLong) // Values, hashes, longs
+          case ChunkDictionary.Unusable(reason, _) => 32 + HeapBytes.string(reason.length)
         })
     }
     fpps.forEach((at, _) => bytes += HeapBytes.chunkMapEntry(at._1, at._2) + 16) // a boxed Double

@@ -30,13 +30,16 @@ final case class FileOutcome(
     filterReads: Int = 0,
     filtersReadInBlocks: Int = 0,
     readByJob: Boolean = false,
-    planningBytesRead: Long = 0) {
+    planningBytesRead: Long = 0,
+    dictionaryBytesRead: Long = 0) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
 /**
  * Reads what one file's decisions need (the footer, then only the bloom
- * filters statistics leave in play, coalesced) through the cache, and decides.
+ * filters statistics leave in play, coalesced, then the dictionaries of chunks
+ * without a filter that could prune what they kept: [[DictionaryPruning]]) through
+ * the cache, and decides.
  * The footer comes from one read of the file's end ([[FileFooter]], sized by
  * the scan's [[TailSizer]]), which also serves the filters stored next to it.
  * Encrypted files are read with the session's keys ([[FileDecryption]]).
@@ -58,13 +61,14 @@ object FilePruner {
   def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
       cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
       tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto,
-      costs: ReadCostSettings = ReadCostSettings(), listed: Option[FileStatus] = None): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs, listed)
+      costs: ReadCostSettings = ReadCostSettings(), listed: Option[FileStatus] = None,
+      dictionaries: Boolean = false): Option[FileOutcome] =
+    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs, listed, dictionaries)
     catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
 
   private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
       cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads,
-      costs: ReadCostSettings, listed: Option[FileStatus]): Option[FileOutcome] = {
+      costs: ReadCostSettings, listed: Option[FileStatus], dictionaries: Boolean): Option[FileOutcome] = {
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
     val hadoopPath = new Path(path.path)
     val Versioned(key, version, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
@@ -95,14 +99,26 @@ object FilePruner {
         if (!fetched.byBlocks || needed - (key.length - t.stream.start) <= cost.tailReachBytes) tailSizer.learn(needed)
       }
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
+      // Dictionaries too where the gate still probes: encrypted files keep theirs unread.
+      val dictionaryWanted =
+        if (!dictionaries || wanted.skip || FileDecryption.isEncrypted(index.footer)) Nil
+        else DictionaryPruning.wanted(compiled, blocks, decided.verdicts, decided.filters)
+      val judged =
+        if (dictionaryWanted.isEmpty) DictionaryPruning.Judged(decided.verdicts, 0, 0)
+        else DictionaryPruning.judge(index, compiled, blocks, decided.verdicts, decided.filters, dictionaryWanted,
+          file.stream(), conf, cachedOnly) match {
+          case Some(j) => j
+          case None => return None
+        }
       // Re-weighed only when this query added to it. Encrypted files stay out: the shared
       // cache would hand their decrypted footer and filters to queries that hold no keys.
-      if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || fetched.added > 0))
+      if (useCache && !FileDecryption.isEncrypted(index.footer) && (footersRead > 0 || fetched.added > 0 || judged.reads > 0))
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
-      val planningBytes = tail.fold(0L)(_.bytesRead) + fetched.fetchedBytes
-      Some(FileOutcome(spans, decided.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
-          version, fetched.reads, fetched.inBlocks, planningBytesRead = planningBytes))
+      val planningBytes = tail.fold(0L)(_.bytesRead) + fetched.fetchedBytes + judged.bytesRead
+      Some(FileOutcome(spans, judged.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
+          version, fetched.reads, fetched.inBlocks, planningBytesRead = planningBytes,
+          dictionaryBytesRead = judged.bytesRead))
     } finally file.close()
   }
 
@@ -282,8 +298,12 @@ object FilePruner {
     cost.seconds(fetched.size, fetched.map { case (s, e) => e - s }.sum)
   }
 
-  /** The verdicts, with the wanted filters found broken and the row groups kept unprobed (the gate's skip). */
-  private final case class Decided(verdicts: IndexedSeq[RowGroupVerdict], broken: Int, unprobed: Int)
+  /**
+   * The verdicts, with the wanted filters found broken, the row groups kept unprobed (the gate's skip)
+   * and the filters they were decided with.
+   */
+  private final case class Decided(verdicts: IndexedSeq[RowGroupVerdict], broken: Int, unprobed: Int,
+      filters: RowGroupPruner.FilterLookup)
 
   private def decide(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       wanted: Wanted, fetched: Fetched, gate: ProbeGate): Decided = {
@@ -302,7 +322,7 @@ object FilePruner {
       gate.observe(ProbeEvidence.tally(compiled, blocks, wanted.all, verdicts,
           (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
     }
-    Decided(verdicts, broken, unprobed)
+    Decided(verdicts, broken, unprobed, lookup)
   }
 
   /** Where the footer and the in-file filters among `requests` start: what a tail read must reach. */

@@ -5,6 +5,8 @@ import java.util.Locale
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
+
 import io.bloomparquet.pruning.PageIndexConsistency
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -28,15 +30,30 @@ object PageIndexTrust {
    * no leaf of the file, as under a table format's column mapping, every column's) in the row groups
    * of split `[start, start + length)` of `path` may be used. A file that cannot be read so: false.
    */
-  def trusted(path: Path, start: Long, length: Long, columns: Set[String], conf: Configuration): Boolean =
-    try {
-      val options = HadoopReadOptions.builder(conf, path).withRange(start, start + length).build()
-      val reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)
-      try {
-        val schema = reader.getFooter.getFileMetaData.getSchema
-        reader.getRowGroups.asScala.forall(block => judged(block, columns).forall(consistent(reader, schema, block, _)))
-      } finally reader.close()
-    } catch { case NonFatal(_) => false }
+  def trusted(path: Path, fileLength: Long, modificationTime: Long, start: Long, length: Long, columns: Set[String],
+      conf: Configuration): Boolean =
+    // A read that failed is not kept: the next query tries again.
+    Option(verdicts.get(Split(path.toString, fileLength, modificationTime, start, length, columns),
+        _ => read(path, start, length, columns, conf).map(java.lang.Boolean.valueOf).orNull)).exists(_.booleanValue)
+
+  /** A split of one file version, and the columns judged. */
+  private final case class Split(path: String, fileLength: Long, modificationTime: Long, start: Long, length: Long,
+      columns: Set[String])
+
+  // Verdicts of this JVM, per split of a file version: a query after the first reads no footer or index for them
+  // again. A file replaced in place has another length or time; a verdict is a few dozen bytes.
+  private val verdicts: Cache[Split, java.lang.Boolean] = Caffeine.newBuilder().maximumSize(200000).build[Split, java.lang.Boolean]()
+
+  private def read(path: Path, start: Long, length: Long, columns: Set[String], conf: Configuration): Option[Boolean] =
+    try Some {
+        val options = HadoopReadOptions.builder(conf, path).withRange(start, start + length).build()
+        val reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)
+        try {
+          val schema = reader.getFooter.getFileMetaData.getSchema
+          reader.getRowGroups.asScala.forall(block => judged(block, columns).forall(consistent(reader, schema, block, _)))
+        } finally reader.close()
+      }
+    catch { case NonFatal(_) => None }
 
   private def name(chunk: ColumnChunkMetaData): String = chunk.getPath.toDotString.toLowerCase(Locale.ROOT)
 

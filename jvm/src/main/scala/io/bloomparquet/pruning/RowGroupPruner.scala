@@ -13,6 +13,9 @@ object RowGroupVerdict {
   case object Keep extends RowGroupVerdict
   case object PrunedByStatistics extends RowGroupVerdict
   case object PrunedByBloomFilter extends RowGroupVerdict
+
+  /** No probed value is in the dictionary of a chunk without a filter whose pages all use it. */
+  case object PrunedByDictionary extends RowGroupVerdict
 }
 
 /**
@@ -53,13 +56,19 @@ object RowGroupPruner {
   def probedHashes(p: CompiledPredicate, chunk: Int): Array[Long] =
     collectLeaves(p).filter(l => l.useFilter && l.chunk == chunk).flatMap(_.probe.hashes).distinct.toArray
 
+  /** The chunks of the leaves that probe filters (and dictionaries): their values have hashes. */
+  def probedChunks(p: CompiledPredicate): Seq[Int] = collectLeaves(p).filter(_.useFilter).map(_.chunk).distinct
+
   def decide(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], filters: FilterLookup): IndexedSeq[RowGroupVerdict] =
-    blocks.indices.map { rg =>
-      val stats = new StatsMemo(blocks(rg))
-      if (!mayMatch(p, stats, rg, noFilters)) RowGroupVerdict.PrunedByStatistics
-      else if (!mayMatch(p, stats, rg, filters)) RowGroupVerdict.PrunedByBloomFilter
-      else RowGroupVerdict.Keep
-    }
+    blocks.indices.map(rg => verdict(p, blocks(rg), rg, filters))
+
+  /** The verdict on row group `rg` (`block`), with `filters` answering for its chunks' filters. */
+  def verdict(p: CompiledPredicate, block: BlockMetaData, rg: Int, filters: FilterLookup): RowGroupVerdict = {
+    val stats = new StatsMemo(block)
+    if (!mayMatch(p, stats, rg, noFilters)) RowGroupVerdict.PrunedByStatistics
+    else if (!mayMatch(p, stats, rg, filters)) RowGroupVerdict.PrunedByBloomFilter
+    else RowGroupVerdict.Keep
+  }
 
   private def collectLeaves(p: CompiledPredicate): Seq[Leaf] = p match {
     case l: Leaf => Seq(l)

@@ -54,7 +54,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def prune(base: Seq[FilePartition], p: BloomPredicate): Planned = {
     val PrunedSplits(kept, counts, judged) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
       settings, PruningSite.Planning(sparkSession))
-    val unchanged = counts.filesPruned == 0 && counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom == 0
+    val unchanged = counts.filesPruned == 0 &&
+      counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom + counts.rowGroupsPrunedByDictionary == 0
     Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged)
   }
 

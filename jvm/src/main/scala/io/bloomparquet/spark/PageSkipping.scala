@@ -27,7 +27,8 @@ final case class PageSkipping(columns: Set[String]) {
 
   /** Whether `split`'s page indexes may be used (read in the task: its footer, then the judged indexes). */
   def trusted(split: PartitionedFile, conf: Configuration): Boolean =
-    PageIndexTrust.trusted(new Path(SparkCompat.filePath(split)), split.start, split.length, columns, conf)
+    PageIndexTrust.trusted(new Path(SparkCompat.filePath(split)), split.fileSize, split.modificationTime, split.start,
+      split.length, columns, conf)
 
   /** A V1 format's reading of a split: through `indexed` (page skipping on) where it is trusted, else `plain`. */
   def choose(plain: PartitionedFile => Iterator[InternalRow], indexed: PartitionedFile => Iterator[InternalRow],

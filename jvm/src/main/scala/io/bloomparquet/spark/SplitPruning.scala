@@ -74,6 +74,8 @@ object SplitPruning {
       rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
       rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
       rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
+      rowGroupsPrunedByDictionary = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByDictionary).toLong).sum,
+      dictionaryBytesRead = all.map(_.dictionaryBytesRead).sum,
       rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
       rowGroupsReadInGaps = rowGroupsReadInGaps,
       filterBytesRead = all.map(_.filterBytesRead).sum,
@@ -120,7 +122,9 @@ object SplitPruning {
       val gate = ProbeGate(predicate, settings.bloom.earlyStop)
       val held = FileBloomIndexCache.heldFiles
       keys.filter(k => held(k.copy(version = None)))
-        .flatMap(k => FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate).map(k -> _)).toMap
+        .flatMap(k =>
+          FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate,
+            dictionaries = settings.bloom.dictionaries).map(k -> _)).toMap
     }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
@@ -136,9 +140,13 @@ object SplitPruning {
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
     val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
     PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
-      key => if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate) else None,
+      key =>
+        if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate,
+          dictionaries = settings.bloom.dictionaries)
+        else None,
       key =>
         FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer,
-          reads = settings.bloom.filterReads, costs = costs, listed = listed(key)).get, pilot)
+          reads = settings.bloom.filterReads, costs = costs, listed = listed(key),
+          dictionaries = settings.bloom.dictionaries).get, pilot)
   }
 }

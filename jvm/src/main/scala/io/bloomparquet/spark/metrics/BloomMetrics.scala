@@ -12,6 +12,10 @@ class RowGroupsPrunedByStatsMetric
     extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByStats, "bloom: row groups skipped by statistics")
 class RowGroupsPrunedByBloomMetric
     extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByBloom, "bloom: row groups skipped by bloom filter")
+class RowGroupsPrunedByDictionaryMetric extends BloomSumMetric(BloomMetrics.RowGroupsPrunedByDictionary,
+      "bloom: row groups skipped by dictionary (chunks without a filter, all pages dictionary-encoded)")
+class DictionaryBytesReadMetric extends BloomSumMetric(BloomMetrics.DictionaryBytesRead,
+      "bloom: dictionary page bytes planning read")
 class RowGroupsUnprobedMetric extends BloomSumMetric(BloomMetrics.RowGroupsUnprobed,
       "bloom: row groups kept without probing (probe could not pay off)")
 class RowGroupsReadInGapsMetric extends BloomSumMetric(BloomMetrics.RowGroupsReadInGaps,
@@ -43,7 +47,8 @@ final case class PruningCounts(
     filesTotal: Long = 0, filesPruned: Long = 0, rowGroupsTotal: Long = 0, rowGroupsPrunedByStats: Long = 0,
     rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
     filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
-    unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0, planningBytesRead: Long = 0) {
+    unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0, planningBytesRead: Long = 0,
+    rowGroupsPrunedByDictionary: Long = 0, dictionaryBytesRead: Long = 0) {
 
   /** The counts of two prunings of different files (a scan's planning, then its runtime key sets), together. */
   def +(o: PruningCounts): PruningCounts = PruningCounts(
@@ -53,7 +58,8 @@ final case class PruningCounts(
     filterBytesRead + o.filterBytesRead, filterReads + o.filterReads, filtersReadInBlocks + o.filtersReadInBlocks,
     footersRead + o.footersRead, brokenFilters + o.brokenFilters, unreadableFiles + o.unreadableFiles,
     filesPlannedOnExecutors + o.filesPlannedOnExecutors, pruningTimeMs + o.pruningTimeMs,
-    planningBytesRead + o.planningBytesRead)
+    planningBytesRead + o.planningBytesRead, rowGroupsPrunedByDictionary + o.rowGroupsPrunedByDictionary,
+    dictionaryBytesRead + o.dictionaryBytesRead)
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
@@ -63,7 +69,9 @@ final case class PruningCounts(
     BloomMetrics.FilterReads -> filterReads, BloomMetrics.FiltersReadInBlocks -> filtersReadInBlocks,
     BloomMetrics.FootersRead -> footersRead, BloomMetrics.BrokenFilters -> brokenFilters,
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.FilesPlannedOnExecutors -> filesPlannedOnExecutors,
-    BloomMetrics.PruningTimeMs -> pruningTimeMs, BloomMetrics.PlanningBytesRead -> planningBytesRead
+    BloomMetrics.PruningTimeMs -> pruningTimeMs, BloomMetrics.PlanningBytesRead -> planningBytesRead,
+    BloomMetrics.RowGroupsPrunedByDictionary -> rowGroupsPrunedByDictionary,
+    BloomMetrics.DictionaryBytesRead -> dictionaryBytesRead
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
 }
 
@@ -73,6 +81,8 @@ object BloomMetrics {
   val RowGroupsTotal = "bloomRowGroupsTotal"
   val RowGroupsPrunedByStats = "bloomRowGroupsPrunedByStats"
   val RowGroupsPrunedByBloom = "bloomRowGroupsPrunedByBloom"
+  val RowGroupsPrunedByDictionary = "bloomRowGroupsPrunedByDictionary"
+  val DictionaryBytesRead = "bloomDictionaryBytesRead"
   val RowGroupsUnprobed = "bloomRowGroupsUnprobed"
   val RowGroupsReadInGaps = "bloomRowGroupsReadInGaps"
   val FilterBytesRead = "bloomFilterBytesRead"
@@ -91,7 +101,8 @@ object BloomMetrics {
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
-    new RowGroupsPrunedByBloomMetric, new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
+    new RowGroupsPrunedByBloomMetric, new RowGroupsPrunedByDictionaryMetric, new DictionaryBytesReadMetric,
+    new RowGroupsUnprobedMetric, new RowGroupsReadInGapsMetric, new FilterBytesReadMetric,
     new FilterReadsMetric, new FiltersReadInBlocksMetric, new FootersReadMetric, new PlanningBytesReadMetric,
     new BrokenFiltersMetric,
     new UnreadableFilesMetric, new FilesPlannedOnExecutorsMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric,
