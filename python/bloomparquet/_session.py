@@ -63,9 +63,8 @@ def configure(builder: SparkSession.Builder, **conf: object) -> SparkSession.Bui
     builder : SparkSession.Builder
         The builder to configure (``SparkSession.builder.master(...)``, ...).
     **conf
-        Spark settings. Give your own jars, extensions, class paths and JVM
-        options here rather than on ``builder``: PySpark's builder cannot tell
-        what it holds, so a list set there would be replaced, not extended.
+        Spark settings. Jars, extensions, class paths and JVM options already
+        set on ``builder`` or given here are kept, bloomparquet's appended.
 
     Returns
     -------
@@ -77,8 +76,53 @@ def configure(builder: SparkSession.Builder, **conf: object) -> SparkSession.Bui
     >>> spark = bp.configure(SparkSession.builder.master("yarn")).getOrCreate()
     >>> spark = bp.configure(SparkSession.builder, **{"spark.jars": "/opt/udfs.jar"}).getOrCreate()
     """
-    settings: dict[str, bool | float | int | str | None] = {**_with_bloomparquet(conf)}
+    settings: dict[str, bool | float | int | str | None] = {**_with_bloomparquet(_with_builder_lists(builder, conf))}
     return builder.config(map=settings)
+
+
+def _with_builder_lists(builder: SparkSession.Builder, conf: Mapping[str, object]) -> dict[str, object]:
+    """``conf`` with the list settings already on ``builder`` in front of its own (PySpark keeps a
+    builder's settings in ``_options``; where a release does not, a warning says to pass them here)."""
+    held = getattr(builder, "_options", None)
+    if not isinstance(held, Mapping):
+        import warnings
+
+        warnings.warn(
+            "bloomparquet.configure: this PySpark's builder does not show its settings; "
+            f"{', '.join(_LISTS)} set on it before are replaced: give them to configure() instead",
+            stacklevel=3,
+        )
+        return dict(conf)
+    out = dict(conf)
+    for key, sep in _LISTS.items():
+        before = held.get(key)
+        if before:
+            mine = out.get(key)
+            out[key] = str(before) if mine is None else _appended(str(before), str(mine), sep)
+    return out
+
+
+def _check_loaded(spark: SparkSession) -> None:
+    """Raises if ``spark`` (a classic session started earlier, maybe without bloomparquet) lacks the
+    session extension or cannot load the jar's classes: every bloomparquet read would fail later."""
+    extensions = spark.sparkContext.getConf().get("spark.sql.extensions", "") or ""
+    from py4j.protocol import Py4JJavaError
+
+    try:  # through Spark's class loader, which holds spark.jars as well as the class path
+        jvm(spark).org.apache.spark.util.Utils.classForName(
+            "io.bloomparquet.spark.BloomParquetDataSource", False, False
+        )
+        jar_loaded = True
+    except Py4JJavaError:
+        jar_loaded = False
+    if EXTENSION not in extensions.split(",") or not jar_loaded:
+        raise RuntimeError(
+            "bloomparquet: this process already runs a SparkSession started without bloomparquet "
+            f"(spark.sql.extensions {'holds' if EXTENSION in extensions else 'lacks'} {EXTENSION}; the jar is "
+            f"{'on' if jar_loaded else 'not on'} the driver's class path: spark.jars, spark.driver.extraClassPath). "
+            "Stop it (spark.stop()) and call bloomparquet.session() again, or start it with "
+            "bloomparquet.configure(SparkSession.builder)."
+        )
 
 
 def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_conf: object) -> SparkSession:
@@ -101,6 +145,12 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
     SparkSession
         The session, classic (py4j).
 
+    Raises
+    ------
+    RuntimeError
+        If this process already runs a session started without bloomparquet's
+        extension or jar (a notebook's): it names the settings to add.
+
     Examples
     --------
     >>> spark = bp.session()
@@ -113,7 +163,9 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": "4",
     }
-    return configure(builder, **{**defaults, **spark_conf}).getOrCreate()
+    spark = configure(builder, **{**defaults, **spark_conf}).getOrCreate()
+    _check_loaded(spark)
+    return spark
 
 
 # py4j handles of a classic session: PySpark has no public ones, so they are read here and nowhere else.

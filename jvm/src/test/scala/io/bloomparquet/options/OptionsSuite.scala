@@ -149,3 +149,23 @@ class OptionsSuite extends munit.FunSuite {
     assert(e.contains("option 'bloom.fpp' = '1.5': expected a probability strictly between 0 and 1"), e)
   }
 }
+
+class UnknownSettingsSuite extends munit.FunSuite {
+  test("an unknown spark.bloomparquet setting is named with the closest known one; known and deprecated keys are not") {
+    val warnings = UnknownSettings.of(Seq("spark.bloomparquet.iceberg.enabled", "spark.bloomparquet.parquet.enabled",
+        "spark.bloomparquet.Cache.MaxMb", "spark.bloomparquet.planning.distributedThreshold", "spark.sql.shuffle.partitions",
+        "spark.bloomparquet.planing.threads"))
+    assertEquals(warnings.size, 2, warnings)
+    assert(
+      warnings.head.startsWith("bloomparquet: unknown setting 'spark.bloomparquet.iceberg.enabled' has no effect; " +
+        "did you mean 'spark.bloomparquet.delta.enabled'?"), warnings.head)
+    assert(warnings(1).contains("'spark.bloomparquet.planing.threads' has no effect; did you mean " +
+        "'spark.bloomparquet.planning.threads'?"), warnings(1))
+  }
+
+  test("each unknown key is logged once per JVM") {
+    val key = s"spark.bloomparquet.typo${System.nanoTime}"
+    assertEquals(UnknownSettings.warnOnce(Seq(key)).size, 1)
+    assertEquals(UnknownSettings.warnOnce(Seq(key, "spark.bloomparquet.delta.enabled")), Nil)
+  }
+}
