@@ -117,6 +117,7 @@ def test_probe_excludes_absent_values_and_keeps_stored_ones(data: Path, capsys) 
 
 def test_probe_string_and_no_filter(data: Path, capsys) -> None:
     _, report = _json(capsys, "probe", str(data), "s", "user-4242", "nobody")
+    assert report["files"][0]["parsed"] == ["user-4242", "nobody"]  # as written, not as hex
     holding = _row_groups_holding(data, "s", "user-4242")
     for g in report["files"][0]["row_groups"]:
         assert g["values"][0]["result"] == ("may-contain" if g["index"] in holding else g["values"][0]["result"])
@@ -283,8 +284,9 @@ def test_advise_recommends_unsorted_high_cardinality_not_sorted(tmp_path: Path, 
     )
     d = tmp_path / "t"
     d.mkdir()
-    pq.write_table(table.slice(0, n // 2), d / "a.parquet", row_group_size=8_000)
-    pq.write_table(table.slice(n // 2), d / "b.parquet", row_group_size=8_000)
+    # Dictionaries outgrow 4 KB for `user` (plain pages follow), not for `country`.
+    for name, part in (("a", table.slice(0, n // 2)), ("b", table.slice(n // 2))):
+        pq.write_table(part, d / f"{name}.parquet", row_group_size=8_000, dictionary_pagesize_limit=4_096)
     code, report = _json(capsys, "advise", str(d), "--sample", "6")
     assert code == 0 and report["row_groups"] == 10 and report["sampled_row_groups"] == 6
     cols = {c["column"]: c for c in report["columns"]}
@@ -382,14 +384,26 @@ def test_advise_tells_dictionary_only_chunks_from_plain_fallback(tmp_path: Path,
     assert report["columns"][0]["dictionary_only_share"] == 0.0
 
 
+def test_advise_recommends_no_filter_where_every_page_uses_its_dictionary(tmp_path: Path, capsys) -> None:
+    """Random doubles, distinct, each row group's dictionary within its page limit: planning prunes by
+    the dictionaries exactly, so a filter would only cost bytes."""
+    rng = np.random.default_rng(5)
+    path = tmp_path / "doubles.parquet"
+    pq.write_table(pa.table({"v": pa.array(rng.random(40_000))}), path, row_group_size=10_000)
+    code, report = _json(capsys, "advise", str(path))
+    (v,) = report["columns"]
+    assert code == 0 and v["dictionary_only_share"] == 1.0 and not v["recommend"], v
+    assert "dictionary-encoded" in v["reason"] and report["retrofit"] == [], v
+    _, report = _json(capsys, "advise", str(path), "--columns", "v")  # the user asks for lookups on it
+    assert report["columns"][0]["recommend"], report["columns"][0]
+
+
 def test_version_and_help_read_as_plain_text(capsys) -> None:
     """``--version`` names the release; ``--help`` shows no reStructuredText markup."""
     import bloomparquet
 
     for argv, stream in [(["--version"], "out"), (["--help"], "out")]:
-        with pytest.raises(SystemExit) as done:
-            main(argv)
-        assert done.value.code == 0
+        assert main(argv) == 0
         text = getattr(capsys.readouterr(), stream)
         if argv == ["--version"]:
             assert text.strip() == f"bloomparquet {bloomparquet.__version__}", text
@@ -401,3 +415,43 @@ def test_counts_read_in_the_singular_for_one(data: Path, capsys) -> None:
     """ "1 file", "1 finding": a noun takes its plural only for other counts."""
     code, out, _ = _run(capsys, "verify", str(data))  # one file
     assert code == 0 and out.startswith("1 file, ") and "0 findings" in out, out
+
+
+def test_documented_verify_kinds_are_the_emitted_ones() -> None:
+    """Every finding ``kind`` verify can emit is in the user guide's JSON reference, and no other."""
+    import re
+
+    import bloomparquet.tools.verify as verify
+
+    emitted = set(re.findall(r'"kind": "([a-z-]+)"', Path(verify.__file__).read_text()))
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "user-guide.md").read_text()
+    line = guide[guide.index("* `verify`: `{command") : guide.index("* `advise`: `{command")]
+    documented = set(re.findall(r"`([a-z]+(?:-[a-z]+)?)` \(", line))
+    assert emitted == documented == {"malformed", "impossible", "missing-values"}, (emitted, documented)
+
+
+def test_retrofit_dry_run_lists_what_would_be_rewritten_and_writes_nothing(data: Path, capsys) -> None:
+    before = data.read_bytes()
+    code, report = _json(capsys, "retrofit", str(data), "--columns", "plain", "--dry-run")
+    (f,) = report["files"]
+    assert code == 0 and report["dry_run"] and f["status"] == "would retrofit" and f["chunks"] == 4, report
+    assert report["summary"]["bytes_rewritten"] == data.stat().st_size
+    _, report = _json(capsys, "retrofit", str(data), "--columns", "id", "--dry-run")  # id has filters
+    assert report["files"][0]["status"] == "unchanged" and report["summary"]["files_rewritten"] == 0
+    _, report = _json(capsys, "retrofit", str(data), "--columns", "id", "--dry-run", "--overwrite")
+    assert report["files"][0]["chunks"] == 4
+    code, out, _ = _run(capsys, "retrofit", str(data), "--columns", "plain", "--dry-run")
+    assert code == 0 and "1 file of 1 would be rewritten" in out and "nothing was written" in out, out
+    assert data.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--master", "local[1]", "--remote", "sc://localhost:1"], "--master and --remote: give one"),
+        (["--delta", "--dry-run"], "--dry-run reads Parquet files, not a Delta table's log"),
+    ],
+)
+def test_retrofit_refuses_combinations_it_cannot_run(data: Path, capsys, extra: list[str], message: str) -> None:
+    code, out, err = _run(capsys, "retrofit", str(data), "--columns", "plain", *extra)
+    assert code == 2 and out == "" and message in err, err

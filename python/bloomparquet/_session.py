@@ -136,8 +136,8 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
         The application's name.
     **spark_conf
         Spark settings, e.g. ``session(**{"spark.sql.shuffle.partitions": "8"})``.
-        They win over the helper's defaults (UI and progress bar off, 4 shuffle
-        partitions); jars, extensions, class paths and JVM options given here
+        They win over the helper's defaults (the progress bar off, 4 shuffle
+        partitions; the Spark UI stays on, where scan metrics show); jars, extensions, class paths and JVM options given here
         are kept, bloomparquet's appended (as :func:`configure` does).
 
     Returns
@@ -159,7 +159,6 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
 
     builder = SparkSession.builder.master(master).appName(app_name)
     defaults = {
-        "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": "4",
     }

@@ -95,19 +95,27 @@ def _jar(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spark(remote: str | None) -> SparkSession:
-    """A local classic session with bloomparquet, or a Spark Connect session at ``remote``."""
+def _spark(remote: str | None, master: str | None = None) -> SparkSession:
+    """A classic session with bloomparquet on ``master`` (default local), or a Spark Connect session at
+    ``remote``; Spark's progress bar on where stderr is a terminal."""
     from . import session
+    from .tools import BadInput
 
+    if remote is not None and master is not None:
+        raise BadInput("--master and --remote: give one (a master starts a session here, --remote uses a server's)")
     if remote is None:
-        return session()
+        return session(master or "local[*]", **_progress())
     from pyspark.sql import SparkSession
 
     return SparkSession.builder.remote(remote).getOrCreate()
 
 
-def _delta_spark() -> SparkSession:
-    """A local classic session with bloomparquet and the Delta Lake release its jar is built against."""
+def _progress() -> dict[str, str]:
+    return {"spark.ui.showConsoleProgress": "true"} if sys.stderr.isatty() else {}
+
+
+def _delta_spark(master: str | None = None) -> SparkSession:
+    """A classic session with bloomparquet and the Delta Lake release its jar is built against."""
     from . import delta_package, session
 
     package = delta_package()
@@ -116,16 +124,18 @@ def _delta_spark() -> SparkSession:
 
         raise SystemExit(f"bloomparquet: Delta Lake has no release for Spark {pyspark.__version__}: no --delta here")
     return session(
+        master or "local[*]",
         **{
+            **_progress(),
             "spark.jars.packages": package,
             "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
             "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
-        }
+        },
     )
 
 
 def _kernel(args: argparse.Namespace) -> int:
-    row = _spark(args.remote).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
+    row = _spark(args.remote, args.master).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
     if args.json:
         print(json.dumps({"command": "kernel", "version": 1, "kernel": row.kernel, "reason": row.reason}))
     else:
@@ -135,10 +145,20 @@ def _kernel(args: argparse.Namespace) -> int:
 
 def _retrofit(args: argparse.Namespace) -> int:
     from . import retrofit
+    from .tools import BadInput
 
     path = args.path
     _fpp(args.fpp)
-    spark = _delta_spark() if args.delta else _spark(args.remote)
+    if args.dry_run:
+        if args.delta:
+            raise BadInput("--dry-run reads Parquet files, not a Delta table's log: run it on the table's directory")
+        from .tools import retrofit_plan, selection
+
+        columns = selection.split_names(args.columns) or []
+        report = retrofit_plan.run([path], columns, args.overwrite, storage=_storage(args, [path]))
+        _emit(report, args.json, retrofit_plan.render)
+        return 0
+    spark = _spark(args.remote, args.master) if args.remote or not args.delta else _delta_spark(args.master)
     fmt = "delta" if args.delta else "parquet"
     results = retrofit(spark, path, args.columns, fpp=args.fpp, overwrite=args.overwrite, format=fmt)
     if args.json:
@@ -201,6 +221,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="run on a Spark Connect server (sc://host:port) "
         "started with bloomparquet's jar and session extension, instead of a local Spark",
+    )
+    remote.add_argument(
+        "--master",
+        metavar="URL",
+        help="start the session on this master, as spark-submit's --master (default local[*]; not with --remote)",
     )
 
     ins = sub.add_parser(
@@ -275,6 +300,16 @@ def _parser() -> argparse.ArgumentParser:
         "through Delta (a local session with the Delta release bloomparquet's jar is built for)",
     )
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
+    ret.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list the files that would be rewritten and their bytes; write nothing (no JVM for local files)",
+    )
+    ret.add_argument(
+        "--spark",
+        action="store_true",
+        help="with --dry-run: read the paths through a local Spark session's Hadoop file systems",
+    )
 
     demo = sub.add_parser(
         "demo", parents=[out], help="write a dataset with bloom filters and run selective queries on it"
@@ -325,12 +360,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status: 0 fine, 1 ``verify`` found a problem, 2 bad input (one
         line on stderr, no traceback).
     """
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version (0) and argparse's usage errors (2), as a status
+        return done.code if isinstance(done.code, int) else 2
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] != "pyarrow":
+            raise
+        print(
+            f"bloomparquet: '{args.command}' reads Parquet files with pyarrow, which is not installed: "
+            "pip install 'bloomparquet[cli]'",
+            file=sys.stderr,
+        )
+        return 2
     except Exception as e:
         message = _bad_input(e, getattr(args, "path", None))
         if message is None:

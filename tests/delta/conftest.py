@@ -47,6 +47,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         "spark.jars.packages": package,
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.session.timeZone": "UTC",
+        "spark.ui.enabled": "false",
         # Small tables on 2 cores: Delta's DML and log replay shuffle into few partitions, not 200 and 50.
         "spark.sql.shuffle.partitions": "4",
         "spark.databricks.delta.snapshotPartitions": "2",

@@ -79,6 +79,21 @@ def test_wheel_installs_into_an_existing_spark_and_works_there(wheel: Path, tmp_
     smoke = _run([str(venv / "bin" / "python"), str(Path(__file__).with_name("wheel_smoke.py"))], tmp_path, USER_ENV)
     seen = json.loads(smoke.strip().splitlines()[-1])
     assert seen["spark"] == PINS[minor] and seen["pruned"] > 0, seen
+    # The Spark helpers need no pyarrow; the tools that read files without a JVM say which extra they need.
+    python = str(venv / "bin" / "python")
+    assert subprocess.run([python, "-c", "import pyarrow"], capture_output=True, env=USER_ENV).returncode != 0
+    inspect = subprocess.run(
+        [str(venv / "bin" / "bloomparquet"), "inspect", seen["out"]], capture_output=True, text=True, env=USER_ENV
+    )
+    assert inspect.returncode == 2 and "pip install 'bloomparquet[cli]'" in inspect.stderr, inspect.stderr
+    assert "Traceback" not in inspect.stderr
+    if minor == MINORS[-1]:
+        subprocess.run([python, "-m", "pip", "install", "-q", f"{wheel}[cli]"], check=True, env=USER_ENV)
+        assert _pyspark_version(venv) == PINS[minor]
+        report = json.loads(
+            _run([str(venv / "bin" / "bloomparquet"), "inspect", "--json", seen["out"]], tmp_path, USER_ENV)
+        )
+        assert report["command"] == "inspect" and report["files"], report
 
 
 def test_pip_refuses_the_wheel_next_to_spark_3_4(wheel: Path, tmp_path: Path) -> None:

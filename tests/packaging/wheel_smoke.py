@@ -37,6 +37,7 @@ def main() -> int:
                 "jar": str(jar),
                 "row_groups": m["bloomRowGroupsTotal"],
                 "pruned": m["bloomRowGroupsPrunedByBloom"],
+                "out": out,
             }
         )
     )

@@ -100,7 +100,7 @@ def run(
         with reading(footer.path):
             _read_sample(footer, rg, cols)
     total_rgs = sum(f.metadata.num_row_groups for f in footers)
-    advice = [_advise(c, total_rgs, fpp) for c in cols.values()]
+    advice = [_advise(c, total_rgs, fpp, asked=bool(columns)) for c in cols.values()]
     return {
         "command": "advise",
         "version": SCHEMA_VERSION,
@@ -229,7 +229,10 @@ def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
+def _advise(c: _Column, total_rgs: int, fpp: float | None, asked: bool = False) -> dict[str, Any]:
+    """One column's advice; ``asked``: the user named the columns (``--columns``), so columns whose
+    values are continuous or whose dictionaries already hold every value are still weighed for a
+    filter (equality lookups on them are what the user says they run)."""
     stats = _stats_prune_share(c)
     recur = _recurrence(c, total_rgs)
     out: dict[str, Any] = {
@@ -291,6 +294,15 @@ def _advise(c: _Column, total_rgs: int, fpp: float | None) -> dict[str, Any]:
         out["reason"] = "every row group already has a filter (see inspect for its FPP)"
     elif stats is not None and stats >= _THRESHOLD:
         out["reason"] = f"min/max statistics already prune {stats:.0%} of row groups for a point lookup"
+    elif not asked and out["dictionary_only_share"] == 1.0:
+        out["reason"] = (
+            "every row group's pages are dictionary-encoded: bloomparquet prunes by the dictionary while planning "
+            "(bloom.dictionaries), exactly and with no filter to store (name it in --columns to weigh a filter)"
+        )
+    elif not asked and c.col.physical in ("FLOAT", "DOUBLE"):
+        out["reason"] = (
+            "floating-point values are rarely looked up by equality (name it in --columns to weigh a filter)"
+        )
     elif r >= _THRESHOLD:
         out["reason"] = (
             f"a stored value appears in {r:.0%} of row groups: a filter prunes only absent "

@@ -76,9 +76,20 @@ def _probe_file(footer: ParquetFooter, column: str, texts: Sequence[str]) -> dic
         "path": footer.path,
         "column": col.path,
         "type": col.describe(),
-        "parsed": [None if v is MAY_CONTAIN else jsonable(v) for v in values],
+        "parsed": [None if v is MAY_CONTAIN else _shown(v, col) for v in values],
         "row_groups": groups,
     }
+
+
+def _shown(value: Any, col: ColumnType) -> Any:
+    """A parsed value as JSON: a text column's as the text the user wrote (hex only where its bytes are
+    not UTF-8, or the column is binary)."""
+    if isinstance(value, (bytes, bytearray)) and col.kind in ("String", "Enum", "JSON"):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return jsonable(value)
 
 
 def render(report: dict[str, Any]) -> str:
