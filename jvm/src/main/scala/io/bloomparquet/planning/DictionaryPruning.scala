@@ -59,11 +59,10 @@ object DictionaryPruning {
         }.toMap
       finally codecs.release()
     }
+    // An I/O error (nothing read) is not kept: the next query reads that dictionary again.
     read.foreach { case ((rg, c), d) => if (d.bytesRead > 0) index.addDictionary(rg, c, d) }
     val held: RowGroupPruner.FilterLookup = (rg, c) =>
-      filters(rg, c).orElse(read.get((rg, c)).orElse(index.dictionary(rg, c)).collect {
-        case ChunkDictionary.Values(hashes, _) => hashes
-      })
+      filters(rg, c).orElse(index.dictionary(rg, c).collect { case ChunkDictionary.Values(hashes, _) => hashes })
     val judgedRowGroups = wanted.map(_._1).toSet
     val after = verdicts.indices.map { rg =>
       if (!judgedRowGroups(rg)) verdicts(rg)
