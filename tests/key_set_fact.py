@@ -43,3 +43,14 @@ def write_fact(spark, path: Path) -> Path:
         .save(str(path))
     )
     return path
+
+
+def lookup_sql(source: str, key_file: str, how: str) -> str:
+    """SQL looking the keys of Parquet file ``key_file`` (column ``l``) up in ``source``:
+    ``inner`` join, ``left_semi`` join or ``in_subquery``, every column of ``source`` out."""
+    keys = f"parquet.`{key_file}`"
+    return {
+        "inner": f"SELECT f.* FROM {source} f JOIN {keys} k ON f.l = k.l",
+        "left_semi": f"SELECT * FROM {source} f LEFT SEMI JOIN {keys} k ON f.l = k.l",
+        "in_subquery": f"SELECT * FROM {source} WHERE l IN (SELECT l FROM {keys})",
+    }[how]

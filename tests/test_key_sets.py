@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bloomparquet import scan_metrics
 
-from .key_set_fact import COLUMNS, ROWS, stored_value
+from .key_set_fact import COLUMNS, ROWS, lookup_sql, stored_value
 from .spark_conf import rows, spark_conf
 
 # A key's type: the column's own, or another one Spark casts one side to.
@@ -217,12 +217,7 @@ def test_key_sets_prune_every_route(spark, oracle, fact: Path, key_file: str, ro
             source = name
         else:
             source = f"parquet.`{fact}`"
-        keys = f"parquet.`{key_file}`"
-        sql = {
-            "inner": f"SELECT f.* FROM {source} f JOIN {keys} k ON f.l = k.l",
-            "left_semi": f"SELECT * FROM {source} f LEFT SEMI JOIN {keys} k ON f.l = k.l",
-            "in_subquery": f"SELECT * FROM {source} WHERE l IN (SELECT l FROM {keys})",
-        }[how]
+        sql = lookup_sql(source, key_file, how)
         q = spark.sql(sql)
         got = rows(q)
         m = scan_metrics(q)

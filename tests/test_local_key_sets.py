@@ -96,8 +96,9 @@ def test_all_absent_keys_prune_row_groups(spark, oracle, fact: Path, source: str
 # own dynamic pruning then reuses that broadcast as a filter, whatever our bound.
 @pytest.mark.parametrize("source", ["list", "pandas_plain"])
 def test_keys_over_the_threshold_get_no_filter(spark, oracle, fact: Path, source: str) -> None:
-    """2,000 keys are ~16 KB pickled: over a 1 KiB bound no filter, under 1 MiB one."""
-    keys = local_keys(spark, source, [stored_value("l", n) for n in range(1, 4001, 2)])
+    """150 keys are ~1.2 KB pickled: over a 1 KiB bound no filter, under 1 MiB one (150 keys
+    leave 1 % filters a chance to prune: 0.99^150 = 22 %)."""
+    keys = local_keys(spark, source, [stored_value("l", n) for n in range(1, 301, 2)])
     with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "1024"}):
         _, m = run(spark, oracle, fact, keys, "left_semi", "plan")
     assert m.get("bloomRowGroupsTotal", 0) == 0 and m["numOutputRows"] >= ROWS, m

@@ -117,8 +117,11 @@ def test_where_filters_can_prune_it_never_stops(spark, lake: Path, per_file: dic
     assert m["bloomRowGroupsPrunedByBloom"] >= 0.6 * (m["bloomRowGroupsTotal"] - len(rows))
 
 
-def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> None:
-    """The keys of a join's runtime filter (Spark's dynamic pruning) go through the same early stop."""
+def test_a_joins_big_key_set_plans_no_filter(spark, lake: Path, tmp_path: Path) -> None:
+    """The keys of a join (Spark's dynamic pruning: a selective key side) are 3,002, about a thousand
+    by Spark's estimate from the key file's size: 1 % filters keep every row group holding none of
+    them (0.99^1000), so no runtime filter is planned and the fact is read as Spark's own scan
+    reads it, without reading any filter."""
     keys = _absent(3000) + _present(2)
     dim = tmp_path / "dim"
     rows = [(k, 1) for k in keys] + [(2 * i + 1, 7) for i in range(80)]
@@ -129,10 +132,8 @@ def test_a_joins_big_key_set_stops_too(spark, lake: Path, tmp_path: Path) -> Non
 
     q = joined(bp.read_bloom(spark, str(lake), **{"bloom.cache": False}))
     got = sorted(q.collect())
-    assert "dynamicpruning" in q._jdf.queryExecution().executedPlan().toString().lower()
+    assert "dynamicpruning" not in q._jdf.queryExecution().executedPlan().toString().lower()
     with spark_conf(spark, PUSHDOWN_OFF):
         assert got == sorted(joined(spark.read.parquet(str(lake))).collect())
     assert len(got) == 2
-    m = bp.scan_metrics(q)
-    assert m["bloomRowGroupsUnprobed"] > 0
-    assert m["bloomRowGroupsPrunedByBloom"] == 0
+    assert bp.scan_metrics(q).get("bloomFilterBytesRead", 0) == 0

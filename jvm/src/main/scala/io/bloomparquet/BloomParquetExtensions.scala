@@ -1,7 +1,7 @@
 package io.bloomparquet
 
 import io.bloomparquet.delta.{DeltaReads, DeltaRetrofit, DeltaTableFilters}
-import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, PrunedV1Scans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnprunableOnV1, V2ScanRoute}
+import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, PrunedV1Scans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnpaidKeySets, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
@@ -15,7 +15,8 @@ import org.apache.spark.sql.SparkSessionExtensions
  * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). A relation nothing
  * could prune takes Spark's V1 scan: on the SQL routes it stays there ([[KeptV1Parquet]] reads
  * plain Parquet through our format), on the format route [[UnprunableOnV1]] moves it there. Scans in a subquery's own
- * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest. Delta Lake
+ * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest, and a runtime filter whose
+ * keys are too many for the files' filters to prune is not planned ([[UnpaidKeySets]]). Delta Lake
  * reads skip files by their bloom filters with `spark.bloomparquet.delta.enabled` ([[DeltaReads]]);
  * a Delta table's `bloom.*` properties make every writer of the table write filters ([[DeltaTableFilters]]).
  */
@@ -23,6 +24,7 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     SqlFunctions.all(Seq(DeltaRetrofit)).foreach(extensions.injectTableFunction)
     extensions.injectPlannerStrategy(_ => SqlStrategy)
+    extensions.injectPlannerStrategy(_ => UnpaidKeySets)
     extensions.injectOptimizerRule(V2ScanRoute(_))
     extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
     // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.

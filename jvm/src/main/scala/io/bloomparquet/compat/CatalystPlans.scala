@@ -1,7 +1,7 @@
 package io.bloomparquet.compat
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, Expression, InSubquery, ListQuery}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, DynamicPruningSubquery, Expression, InSubquery, ListQuery}
 import org.apache.spark.sql.catalyst.plans.JoinType
 import org.apache.spark.sql.catalyst.analysis.ResolvedTable
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, CreateTable, CreateTableAsSelect, HintInfo, Join, LogicalPlan, ReplaceTable, ReplaceTableAsSelect, SetTableProperties, Subquery, TableSpec, TableSpecBase, UnresolvedTableSpec, UnsetTableProperties}
@@ -177,4 +177,12 @@ object CatalystPlans {
 
   /** Is `e` a dynamic pruning filter (Spark's or one of ours: both are Spark's `DynamicPruning`)? */
   def isDynamicPruning(e: Expression): Boolean = e.isInstanceOf[DynamicPruning]
+
+  /** A dynamic pruning filter before planning: the column it prunes, the keys' plan and their key expressions. */
+  object PruningSubquery {
+    def unapply(e: Expression): Option[(Expression, LogicalPlan, Seq[Expression])] = e match {
+      case d: DynamicPruningSubquery => Some((d.pruningKey, d.buildQuery, d.buildKeys))
+      case _ => None
+    }
+  }
 }

@@ -140,6 +140,9 @@ object SparkCompat {
 
   def sqlConf(spark: SparkSession): SQLConf = spark.sessionState.conf
 
+  /** The session conf of the plan being optimized or planned (the thread's active one). */
+  def activeSqlConf: SQLConf = SQLConf.get
+
   def newHadoopConf(spark: SparkSession): Configuration = spark.sessionState.newHadoopConf()
 
   /** The session's Hadoop configuration with a source's options on top (as Spark's file sources build theirs). */

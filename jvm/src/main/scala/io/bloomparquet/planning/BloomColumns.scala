@@ -22,14 +22,18 @@ object BloomColumns {
   val Sampled: Int = 2
 
   /** Column names (as the files spell them) with a filter in any of `files`' sampled footers. */
-  def in(files: Seq[FileStatus], conf: Configuration, useCache: Boolean): Set[String] = {
-    val sample = (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
-    val keys = sample.map(f => FileKey(f.getPath.toString, f.getLen, f.getModificationTime))
+  def in(files: Seq[FileStatus], conf: Configuration, useCache: Boolean): Set[String] =
+    sample(files, conf).flatMap { case (key, status) => of(key, conf, useCache, status) }.toSet
+
+  /** The first and last of `files`, keyed by version, with the status their listing gave. */
+  private[planning] def sample(files: Seq[FileStatus], conf: Configuration): Seq[(FileKey, Option[FileStatus])] = {
+    val sampled = (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
+    val keys = sampled.map(f => FileKey(f.getPath.toString, f.getLen, f.getModificationTime))
     val listed = ListedVersions.fill(keys, conf)
-    keys.flatMap { k =>
+    keys.map { k =>
       val key = listed.keys(k)
-      of(key, conf, useCache, listed.status(key))
-    }.toSet
+      (key, listed.status(key))
+    }
   }
 
   /** One file's filtered top-level columns (opened with its `listed` status if any); none when its footer can't be read. */
@@ -42,7 +46,7 @@ object BloomColumns {
       .filter(c => c.getBloomFilterOffset >= 0)
       .map(_.getPath.toArray.head).toSet
 
-  private def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean, listed: Option[FileStatus]): ParquetMetadata = {
+  private[planning] def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean, listed: Option[FileStatus]): ParquetMetadata = {
     val hadoopPath = new Path(path.path)
     val Versioned(key, _, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
     (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {

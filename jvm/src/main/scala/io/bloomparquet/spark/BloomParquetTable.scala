@@ -1,10 +1,15 @@
 package io.bloomparquet.spark
 
+import java.util.Locale
+import java.util.concurrent.ConcurrentHashMap
+
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.{BloomReadOptions, ReadSettings}
+import io.bloomparquet.planning.KeySetSample
+import io.bloomparquet.pruning.KeySetPayoff
 import io.bloomparquet.schema.ColumnResolver
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
@@ -64,13 +69,37 @@ class BloomParquetTable(
    */
   private lazy val runtimeFilterNames: Seq[String] = {
     readyToRead()
-    val conf = SparkCompat.newHadoopConf(sparkSession, options.asCaseSensitiveMap.asScala.toMap)
     (RuntimeFilterColumns.partition(fileIndex.partitionSchema.fields.toSeq) ++
-      RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, conf, settings(options))).map(_.name)
+      RuntimeFilterColumns.data(dataSchema.fields.toSeq, fileIndex, hadoopConf, settings(options))).map(_.name)
   }
+
+  private lazy val hadoopConf = SparkCompat.newHadoopConf(sparkSession, options.asCaseSensitiveMap.asScala.toMap)
 
   def isRuntimeFilterColumn(name: String): Boolean =
     runtimeFilterNames.exists(ColumnResolver.sameName(_, name, SparkCompat.caseSensitive(sparkSession)))
+
+  /** May a runtime filter of about `keys` values (None: unknown) on column `name` prune, and pay for its subquery? */
+  def runtimeFilterMayPay(name: String, keys: Option[Double]): Boolean =
+    isRuntimeFilterColumn(name) && keys.forall(keySetMayPay(name, _))
+
+  private val keySetSamples = new ConcurrentHashMap[String, Option[Seq[KeySetPayoff.RowGroupSample]]]()
+
+  /**
+   * May a key-set filter of about `keys` values on column `name` pay for its subquery
+   * ([[KeySetPayoff]], on a sample of the files' row groups read once per table object)?
+   * A partition column always may: its filter drops files by their paths.
+   */
+  def keySetMayPay(name: String, keys: Double): Boolean = {
+    val caseSensitive = SparkCompat.caseSensitive(sparkSession)
+    fileIndex.partitionSchema.fieldNames.exists(ColumnResolver.sameName(_, name, caseSensitive)) || {
+      val sample = keySetSamples.computeIfAbsent(if (caseSensitive) name else name.toLowerCase(Locale.ROOT),
+        _ => {
+          readyToRead()
+          KeySetSample.of(fileIndex.allFiles(), name, caseSensitive, hadoopConf, settings(options).bloom.useCache)
+        })
+      sample.forall(KeySetPayoff.mayPay(_, keys))
+    }
+  }
 
   override def inferSchema(files: Seq[FileStatus]): Option[StructType] =
     StoredSchema.infer(sparkSession, options.asScala.toMap, files)

@@ -49,17 +49,17 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
         case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
       }
       def onLeft = keys.collectFirst {
-        case (l, r) if canPruneLeft(joinType) && worth(l, left, right, maxBytes, broadcastRight) =>
+        case (l, r) if canPruneLeft(joinType) && worth(l, left, right, Some(r), maxBytes, broadcastRight) =>
           j.withNewChildren(Seq(withKeys(l, left, right, r, maxBytes), right))
       }
       def onRight = keys.collectFirst {
-        case (l, r) if canPruneRight(joinType) && worth(r, right, left, maxBytes, broadcastLeft) =>
+        case (l, r) if canPruneRight(joinType) && worth(r, right, left, Some(l), maxBytes, broadcastLeft) =>
           j.withNewChildren(Seq(left, withKeys(r, right, left, l, maxBytes)))
       }
       onLeft.orElse(onRight).getOrElse(j)
     case f @ Filter(condition, child) if !pruned(child) =>
       splitConjunctivePredicates(condition).collectFirst {
-        case InListSubquery(key, keys) if worth(key, child, keys, maxBytes, hinted = false) =>
+        case InListSubquery(key, keys) if worth(key, child, keys, keys.output.headOption, maxBytes, hinted = false) =>
           // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
           f.copy(child = Filter(dynamicFilter(key, keys, keys.output.head, maxBytes), child))
       }.getOrElse(f)
@@ -82,32 +82,37 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   /**
    * A filter is worth it when `key` is a column of a bloomparquet scan under `pruned`, the
    * keys come from a batch plan small enough to broadcast (estimated at most `maxBytes`, measured
-   * so when its rows sit in the driver (`KeySetSize`), or hinted), and Spark's own dynamic
-   * pruning would not plan one (it does when the other side has a likely selective predicate).
+   * so when its rows sit in the driver (`KeySetSize`), or hinted), Spark's own dynamic
+   * pruning would not plan one (it does when the other side has a likely selective predicate),
+   * and the keys' estimated count leaves the files' filters a chance to prune (`KeySetPayoff`).
    */
-  private def worth(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, maxBytes: Long, hinted: Boolean): Boolean =
+  private def worth(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Option[Expression],
+      maxBytes: Long, hinted: Boolean): Boolean =
     !keys.isStreaming && scanColumn(key, pruned) &&
       (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.atMost(keys, maxBytes)) &&
-      !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false }
+      !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false } &&
+      tableColumn(key, pruned).forall { case (t, name) => KeySetSize.estimatedKeys(keys, keyColumn).forall(t.keySetMayPay(name, _)) }
 
-  /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation? */
-  private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = (key, plan) match {
+  /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation that a filter can prune? */
+  private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = tableColumn(key, plan).exists {
+    // Only where a filter can prune: partition columns, columns with bloom filters in the files.
+    case (t, name) => t.isRuntimeFilterColumn(name)
+  }
+
+  /** The bloomparquet table and its column that `key` traces to, through projections and filters. */
+  private def tableColumn(key: Expression, plan: LogicalPlan): Option[(BloomParquetTable, String)] = (key, plan) match {
     case (a: Attribute, Project(list, child)) =>
       list.collectFirst {
         case n: NamedExpression if n.exprId == a.exprId => n
-      }.exists {
-        case Alias(inner: Attribute, _) => scanColumn(inner, child)
-        case inner: Attribute => scanColumn(inner, child)
-        case _ => false
+      }.flatMap {
+        case Alias(inner: Attribute, _) => tableColumn(inner, child)
+        case inner: Attribute => tableColumn(inner, child)
+        case _ => None
       }
-    case (a: Attribute, Filter(condition, child)) => !hasDynamicPruning(condition) && scanColumn(a, child)
-    case (a: AttributeReference, V2Relation(table, output)) => output.exists(_.exprId == a.exprId) &&
-      (table match {
-        // Only where a filter can prune: partition columns, columns with bloom filters in the files.
-        case t: BloomParquetTable => t.isRuntimeFilterColumn(a.name)
-        case _ => false
-      })
-    case _ => false
+    case (a: Attribute, Filter(condition, child)) if !hasDynamicPruning(condition) => tableColumn(a, child)
+    case (a: AttributeReference, V2Relation(t: BloomParquetTable, output)) if output.exists(_.exprId == a.exprId) =>
+      Some((t, a.name))
+    case _ => None
   }
 
   private def withKeys(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Expression,

@@ -1,6 +1,10 @@
 package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.pruning.KeySetPayoff
+import io.bloomparquet.spark.BloomParquetTable
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
+import org.apache.spark.sql.catalyst.plans.logical.statsEstimation.EstimationUtils
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Deduplicate, Distinct, Filter, GlobalLimit, LocalLimit, LocalRelation, LogicalPlan, Project, Repartition, RepartitionByExpression, Sample, Sort, SubqueryAlias, Union}
 
 /**
@@ -18,6 +22,27 @@ object KeySetSize {
    */
   def rereadCheaply(plan: LogicalPlan, maxBytes: Long): Boolean =
     atMost(plan, maxBytes) || (plan.stats.sizeInBytes <= BigInt(maxBytes) && plan.collectLeaves().forall(SparkCompat.isCached))
+
+  /**
+   * How many keys `plan` gives in its column `key`, as estimated before it runs: Spark's
+   * statistics (the key's distinct count, the row count, else the size over a row's bytes), the
+   * size measured where its rows sit in the driver. None where Spark's size is its "unknown"
+   * (an RDD a job builds): nothing is known of the count.
+   */
+  def estimatedKeys(plan: LogicalPlan, key: Option[Expression]): Option[Double] = {
+    val stats = plan.stats
+    val distinct = key.collect { case a: Attribute => a }.flatMap(stats.attributeStats.get).flatMap(_.distinctCount)
+    val held = driverBytes(plan, Long.MaxValue / 2).map(BigInt(_))
+    val size = held.fold(stats.sizeInBytes)(_.min(stats.sizeInBytes))
+    val unknown = distinct.isEmpty && stats.rowCount.isEmpty && held.isEmpty &&
+      size >= BigInt(SparkCompat.activeSqlConf.defaultSizeInBytes)
+    if (unknown) None
+    else Some(KeySetPayoff.keysEstimate(distinct, stats.rowCount, size, EstimationUtils.getSizePerRow(plan.output).toLong))
+  }
+
+  /** For [[PruningChance.inJoins]]: may keys (their plan, their column) give `table`'s column a runtime filter that pays? */
+  def payingOn(table: BloomParquetTable): (Attribute, LogicalPlan, Expression) => Boolean =
+    (column, keys, key) => table.runtimeFilterMayPay(column.name, estimatedKeys(keys, Some(key)))
 
   /** Is `plan` driver-held and at most `maxBytes`? */
   def atMost(plan: LogicalPlan, maxBytes: Long): Boolean = driverBytes(plan, maxBytes).exists(_ <= maxBytes)

@@ -1,23 +1,65 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery}
 import io.bloomparquet.pruning.CatalystPredicates
-import org.apache.spark.sql.catalyst.expressions.{Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, ExprId, Expression, PredicateHelper, ScalarSubquery, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 /**
- * Whether bloomparquet's V2 scan could prune a plain Parquet relation at all: a conjunct of the
+ * Whether bloomparquet's V2 scan could prune a Parquet relation at all: a conjunct of the
  * filter right above it that converts to a bloom predicate, a predicate subquery (a key set), or
- * a join anywhere in the plan (a join side can receive a runtime filter). Where none of these
+ * a join of the plan whose keys could prune it at runtime and pay for doing so. Where none of these
  * holds, the V2 scan can only cost: Spark's rules that know V1 relations alone stop applying
- * (q9 of TPC-DS: `MergeScalarSubqueries` merges 15 scans of `store_sales` into 5 on V1, none on V2).
- * Pure.
+ * (q9 of TPC-DS: `MergeScalarSubqueries` merges 15 scans of `store_sales` into 5 on V1, none on V2),
+ * and a runtime filter that prunes nothing still costs a subquery and a scan that waits for it.
+ * Pure: what the files say comes in as `mayPay`.
  */
 object PruningChance extends PredicateHelper {
 
-  def inPlan(plan: LogicalPlan): Boolean = CatalystPlans.hasJoin(plan)
+  /** Does a conjunct of the filter right above the relation convert to a bloom predicate? */
+  def converts(condition: Expression): Boolean =
+    splitConjunctivePredicates(condition).exists(c => CatalystPredicates.convert(c).isDefined)
 
-  def inFilter(condition: Expression): Boolean =
-    SubqueryExpression.hasSubquery(condition) ||
-      splitConjunctivePredicates(condition).exists(c => CatalystPredicates.convert(c).isDefined)
+  /**
+   * Could the filter right above the relation prune it: a conjunct that converts to a bloom
+   * predicate, `column IN (SELECT ...)` whose keys may pay (`mayPay`, as for a join), or another
+   * predicate subquery (a correlated `EXISTS` becomes a semi join on its keys).
+   */
+  def inFilter(condition: Expression, mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
+    converts(condition) || splitConjunctivePredicates(condition).exists {
+      case InListSubquery(key: Attribute, keys) => mayPay(key, keys, keys.output.head)
+      case InListSubquery(_, _) => false
+      case c => SubqueryExpression.hasSubquery(c) && !c.exists(_.isInstanceOf[ScalarSubquery])
+    }
+
+  /**
+   * Could a join of `plan` give the relation with `output` a runtime filter that pays? An equality
+   * of one of its columns (directly, or renamed by a projection or an aggregate) with keys from the
+   * join's other side where `mayPay(column, keys side, key expression)`.
+   */
+  def inJoins(plan: LogicalPlan, output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean = {
+    val ours = AttributeSet(output)
+    lazy val renamed: Map[ExprId, Attribute] = plan.flatMap(_.expressions).flatMap(_.collect {
+      case a @ Alias(inner: Attribute, _) => a.exprId -> inner
+    }).toMap
+    def source(a: Attribute, seen: Int = 0): Attribute =
+      renamed.get(a.exprId).filter(_ => seen < 64).fold(a)(inner => source(inner, seen + 1))
+    plan.exists {
+      case ConditionedJoin(left, right, _, condition, _, _) =>
+        def keysFor(k: Expression, v: Expression): Option[LogicalPlan] =
+          if (k.references.subsetOf(left.outputSet) && v.references.subsetOf(right.outputSet)) Some(right)
+          else if (k.references.subsetOf(right.outputSet) && v.references.subsetOf(left.outputSet)) Some(left)
+          else None
+        splitConjunctivePredicates(condition).exists {
+          case EqualTo(a, b) => Seq(a -> b, b -> a).exists {
+              case (k: Attribute, v) if v.references.nonEmpty =>
+                val column = source(k)
+                ours.contains(column) && keysFor(k, v).exists(mayPay(column, _, v))
+              case _ => false
+            }
+          case _ => false
+        }
+      case _ => false
+    }
+  }
 }

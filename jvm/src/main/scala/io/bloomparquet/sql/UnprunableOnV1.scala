@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 
 /**
  * A `spark.read.format("bloomparquet")` relation that nothing could prune ([[PruningChance]]: no
- * bloom predicate or predicate subquery right above it, no join in the plan) becomes Spark's V1
+ * bloom predicate or predicate subquery right above it, no join whose keys could prune it and pay) becomes Spark's V1
  * file relation over the same files and columns, read through [[BloomParquetFileFormat]], as
  * [[V2ScanRoute]] leaves such a SQL-route relation on V1. The V2 scan could only cost there:
  * Spark's rules that know V1 relations alone stop applying (TPC-DS q9's 15 scalar subqueries over
@@ -19,14 +19,16 @@ import org.apache.spark.sql.catalyst.rules.Rule
  */
 final case class UnprunableOnV1(spark: SparkSession) extends Rule[LogicalPlan] {
 
-  override def apply(plan: LogicalPlan): LogicalPlan =
-    if (PruningChance.inPlan(plan)) plan
-    else {
-      val prunable = plan.collect { case Filter(condition, r @ FormatRelation(_, _)) if PruningChance.inFilter(condition) => r }
-      plan.transformUp {
-        case r @ FormatRelation(table, output) if !prunable.exists(_ eq r) => onV1(table, output).getOrElse(r)
-      }
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    val prunable = plan.collect {
+      case Filter(condition, r @ FormatRelation(t, _)) if PruningChance.inFilter(condition, KeySetSize.payingOn(t)) => r
     }
+    plan.transformUp {
+      case r @ FormatRelation(table, output)
+          if !prunable.exists(_ eq r) && !PruningChance.inJoins(plan, output, KeySetSize.payingOn(table)) =>
+        onV1(table, output).getOrElse(r)
+    }
+  }
 
   private def onV1(table: BloomParquetTable, output: Seq[AttributeReference]): Option[LogicalPlan] = {
     val index = table.fileIndex

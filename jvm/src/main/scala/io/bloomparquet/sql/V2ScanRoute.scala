@@ -3,15 +3,17 @@ package io.bloomparquet.sql
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.CatalystPlans
 import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation, listedFiles}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.{SqlParquet, SqlPlanTimePruning}
 import io.bloomparquet.options.OptionSpec
-import io.bloomparquet.spark.{BloomParquetFileFormat, ListedBloomParquetTable}
+import io.bloomparquet.spark.{BloomParquetFileFormat, BloomParquetTable, ListedBloomParquetTable}
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeSet, Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.FileIndex
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
@@ -32,7 +34,6 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
   override def apply(plan: LogicalPlan): LogicalPlan = {
     val bloom = enabled(SqlPlanTimePruning)
     val parquet = enabled(SqlParquet)
-    lazy val joins = PruningChance.inPlan(plan)
     object Wanted {
       def unapply(plan: LogicalPlan): Option[(LogicalPlan, FileRelation)] = plan match {
         case V1FileRelation(rel) if V2ScanRoute.convertible(rel, bloom, parquet) => Some(plan -> rel)
@@ -42,27 +43,55 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     // A relation takes the V2 scan only where it could prune; elsewhere it stays on Spark's V1 scan
     // (plain Parquet read through our format by [[KeptV1Parquet]]), decided again in every round of
     // the batch: filters move down meanwhile. [[UnprunableOnV1]] does the same for the format route.
-    def worthIt(condition: Option[Expression]): Boolean = joins || condition.exists(PruningChance.inFilter)
+    def worthIt(rel: FileRelation, condition: Option[Expression]): Option[LogicalPlan] =
+      if (condition.exists(PruningChance.converts)) convert(rel, condition)
+      else if (!CatalystPlans.hasJoin(plan) && !condition.exists(SubqueryExpression.hasSubquery)) None
+      else {
+        val paying = judge(rel, condition).fold((_: Attribute, _: LogicalPlan, _: Expression) => false)(KeySetSize.payingOn)
+        if (condition.exists(PruningChance.inFilter(_, paying)) || PruningChance.inJoins(plan, rel.output, paying))
+          convert(rel, condition)
+        else None
+      }
+    // Relations judged with the filter above them: not judged again on their own.
+    val judged = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[LogicalPlan, java.lang.Boolean]())
     if (!bloom && !parquet) plan
     else plan.transformDown {
       // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(_, rel)) if worthIt(Some(condition)) =>
-        convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(v1, rel) if worthIt(None) => convert(rel, None).getOrElse(v1)
+      case f @ Filter(condition, Wanted(v1, rel)) =>
+        judged.add(v1)
+        worthIt(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+      case Wanted(v1, rel) if !judged.contains(v1) => worthIt(rel, None).getOrElse(v1)
     }
   }
 
   private def enabled(spec: OptionSpec[Boolean]): Boolean = spec.from(spark.conf.getOption)
 
-  private def convert(rel: FileRelation, condition: Option[Expression]): Option[LogicalPlan] = {
+  // The tables key sets are judged against, per file index and partition filters: the batch runs
+  // this rule until nothing changes, and a relation left on V1 is judged again in every round.
+  private val judged = java.util.Collections.synchronizedMap(
+    new java.util.WeakHashMap[FileIndex, java.util.Map[Seq[Expression], Option[BloomParquetTable]]]())
+
+  /** The table a relation would read as on V2, to judge key sets against (its files' filters): listed once. */
+  private def judge(rel: FileRelation, condition: Option[Expression]): Option[BloomParquetTable] = {
+    val filters = partitionFilters(rel, condition).map(_.canonicalized)
+    judged.computeIfAbsent(rel.location, _ => new java.util.concurrent.ConcurrentHashMap())
+      .computeIfAbsent(filters, _ => table(rel, condition))
+  }
+
+  private def convert(rel: FileRelation, condition: Option[Expression]): Option[LogicalPlan] =
+    table(rel, condition).map(t => SparkCompat.v2Relation(t, rel.output, options(rel)))
+
+  private def options(rel: FileRelation): CaseInsensitiveStringMap =
+    new CaseInsensitiveStringMap(rel.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }.asJava)
+
+  /** The V2 table over the relation's files (those its partition filters keep); None where Spark keeps its route. */
+  private def table(rel: FileRelation, condition: Option[Expression]): Option[BloomParquetTable] = {
     val index = listedFiles(rel.location, partitionFilters(rel, condition)) match {
       case Some(listed) => listed
       case None => return None
     }
-    val options = rel.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }
-    val map = new CaseInsensitiveStringMap(options.asJava)
     val name = rel.tableName.getOrElse(s"${rel.format} ${index.rootPaths.mkString(",")}")
-    val table = new ListedBloomParquetTable(name, spark, map, index, rel.schema, rel.format.getClass)
+    val table = new ListedBloomParquetTable(name, spark, options(rel), index, rel.schema, rel.format.getClass)
     val output = rel.output
     // The V2 table must see the columns the V1 relation exposes, in order; otherwise Spark keeps its route.
     val same = try {
@@ -70,7 +99,7 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
         f.name == a.name && f.dataType == a.dataType
       }
     } catch { case NonFatal(_) => false }
-    if (same) Some(SparkCompat.v2Relation(table, output, map)) else None
+    if (same) Some(table) else None
   }
 
   private def partitionFilters(rel: FileRelation, condition: Option[Expression]): Seq[Expression] = {

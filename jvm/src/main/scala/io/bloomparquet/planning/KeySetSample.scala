@@ -1,0 +1,91 @@
+package io.bloomparquet.planning
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.bloomparquet.pruning.KeySetPayoff.RowGroupSample
+import io.bloomparquet.sbbf.{BloomFilterReader, FillEstimates, FilterFound}
+import io.bloomparquet.schema.ColumnResolver
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, Path}
+import org.apache.parquet.column.statistics.Statistics
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
+
+/**
+ * What a key-set filter's payoff is judged on ([[io.bloomparquet.pruning.KeySetPayoff]]): a few
+ * row groups of a listing (the first and last of the files [[BloomColumns]] samples) with, for
+ * one top-level column, its filter's false-positive rate from the filter's bits and its numeric
+ * min/max. At most [[RowGroups]] filters are read, through the planning cache, so a scan that
+ * then probes them reads them once. None when a sampled file or filter can't be read or is
+ * encrypted: nothing known, the filter stays.
+ */
+object KeySetSample {
+
+  /** Row groups sampled: the first and last of each sampled file. */
+  val RowGroups: Int = 2 * BloomColumns.Sampled
+
+  def of(files: Seq[FileStatus], column: String, caseSensitive: Boolean, conf: Configuration,
+      useCache: Boolean): Option[Seq[RowGroupSample]] =
+    try {
+      val perFile = BloomColumns.sample(files, conf).map { case (key, status) =>
+        file(key, status, column, caseSensitive, conf, useCache)
+      }
+      if (perFile.exists(_.isEmpty)) None else Some(perFile.flatten.flatten)
+    } catch { case NonFatal(_) => None }
+
+  private def file(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
+      conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] = {
+    val footer = BloomColumns.footer(key, conf, useCache, listed)
+    if (FileDecryption.isEncrypted(footer)) None
+    else {
+      val blocks = footer.getBlocks.asScala.toIndexedSeq
+      val picked = (blocks.indices.take(1) ++ blocks.indices.takeRight(1)).distinct
+      val chunks = picked.flatMap { rg =>
+        blocks(rg).getColumns.asScala.zipWithIndex.collectFirst {
+          case (c, i) if c.getPath.size == 1 && ColumnResolver.sameName(c.getPath.toArray.head, column, caseSensitive) => (rg, i, c)
+        }
+      }
+      val index = if (useCache) FileBloomIndexCache.get(key) else None
+      lazy val status = listed.getOrElse(PlanningOpen.status(key, new Path(key.path)))
+      lazy val stream = PlanningOpen.stream(status, HadoopInputFile.fromStatus(status, conf), conf)
+      var opened = false
+      try {
+        val samples = chunks.map { case (rg, i, chunk) =>
+          val fpp = if (chunk.getBloomFilterOffset < 0) Some(None)
+          else {
+            val found = index.flatMap(_.filter(rg, i)).collect { case w: FilterFound.Whole => w }.getOrElse {
+              opened = true
+              val read = BloomFilterReader.read(stream, key.length, chunk)
+              // Kept for the scan's probes, as its own reads are; not a failed read, which is judged anew.
+              read match {
+                case _: FilterFound.Loaded => index.foreach(_.addFilter(rg, i, read))
+                case _ =>
+              }
+              read
+            }
+            found match {
+              case FilterFound.Loaded(f, _) => Some(Some(FillEstimates.fpp(f.sampledWords)))
+              case FilterFound.Absent => Some(None)
+              case _ => None
+            }
+          }
+          fpp.map(p => RowGroupSample(p, bound(chunk, min = true), bound(chunk, min = false)))
+        }
+        if (samples.exists(_.isEmpty)) None else Some(samples.flatten)
+      } finally if (opened) stream.close()
+    }
+  }
+
+  /** A numeric chunk's min or max as a double (for relative widths only: decimals stay unscaled). */
+  private def bound(chunk: ColumnChunkMetaData, min: Boolean): Option[Double] = {
+    val stats: Statistics[_] = chunk.getStatistics
+    val numeric = Set(PrimitiveTypeName.INT32, PrimitiveTypeName.INT64, PrimitiveTypeName.FLOAT, PrimitiveTypeName.DOUBLE)
+    if (stats == null || stats.isEmpty || !stats.hasNonNullValue || !numeric(chunk.getPrimitiveType.getPrimitiveTypeName)) None
+    else (if (min) stats.genericGetMin else stats.genericGetMax) match {
+      case n: Number if !n.doubleValue.isNaN => Some(n.doubleValue)
+      case _ => None
+    }
+  }
+}
