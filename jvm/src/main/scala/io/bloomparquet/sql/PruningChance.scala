@@ -3,6 +3,7 @@ package io.bloomparquet.sql
 import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery}
 import io.bloomparquet.pruning.CatalystPredicates
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, ExprId, Expression, PredicateHelper, ScalarSubquery, SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 /**
@@ -45,10 +46,13 @@ object PruningChance extends PredicateHelper {
     def source(a: Attribute, seen: Int = 0): Attribute =
       renamed.get(a.exprId).filter(_ => seen < 64).fold(a)(inner => source(inner, seen + 1))
     plan.exists {
-      case ConditionedJoin(left, right, _, condition, _, _) =>
+      case ConditionedJoin(left, right, joinType, condition, _, _) =>
+        // The sides a runtime filter may prune: an outer join keeps its preserved side's rows.
         def keysFor(k: Expression, v: Expression): Option[LogicalPlan] =
-          if (k.references.subsetOf(left.outputSet) && v.references.subsetOf(right.outputSet)) Some(right)
-          else if (k.references.subsetOf(right.outputSet) && v.references.subsetOf(left.outputSet)) Some(left)
+          if (k.references.subsetOf(left.outputSet) && v.references.subsetOf(right.outputSet) &&
+            Set[JoinType](Inner, LeftSemi, RightOuter)(joinType)) Some(right)
+          else if (k.references.subsetOf(right.outputSet) && v.references.subsetOf(left.outputSet) &&
+            Set[JoinType](Inner, LeftOuter)(joinType)) Some(left)
           else None
         splitConjunctivePredicates(condition).exists {
           case EqualTo(a, b) => Seq(a -> b, b -> a).exists {

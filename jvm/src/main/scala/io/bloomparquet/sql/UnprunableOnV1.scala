@@ -20,13 +20,16 @@ import org.apache.spark.sql.catalyst.rules.Rule
 final case class UnprunableOnV1(spark: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
+    // Every relation over the same files keeps the same route, so copies of one subplan (a CTE
+    // referenced twice) still reuse each other's exchanges.
+    def files(t: BloomParquetTable): Set[String] = t.fileIndex.rootPaths.map(_.toString).toSet
     val prunable = plan.collect {
-      case Filter(condition, r @ FormatRelation(t, _)) if PruningChance.inFilter(condition, KeySetSize.payingOn(t)) => r
+      case Filter(condition, FormatRelation(t, _)) if PruningChance.inFilter(condition, KeySetSize.payingOn(t)) => files(t)
+    }.toSet ++ plan.collect {
+      case FormatRelation(t, output) if PruningChance.inJoins(plan, output, KeySetSize.payingOn(t)) => files(t)
     }
     plan.transformUp {
-      case r @ FormatRelation(table, output)
-          if !prunable.exists(_ eq r) && !PruningChance.inJoins(plan, output, KeySetSize.payingOn(table)) =>
-        onV1(table, output).getOrElse(r)
+      case r @ FormatRelation(table, output) if !prunable(files(table)) => onV1(table, output).getOrElse(r)
     }
   }
 

@@ -43,24 +43,34 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     // A relation takes the V2 scan only where it could prune; elsewhere it stays on Spark's V1 scan
     // (plain Parquet read through our format by [[KeptV1Parquet]]), decided again in every round of
     // the batch: filters move down meanwhile. [[UnprunableOnV1]] does the same for the format route.
-    def worthIt(rel: FileRelation, condition: Option[Expression]): Option[LogicalPlan] =
-      if (condition.exists(PruningChance.converts)) convert(rel, condition)
-      else if (!CatalystPlans.hasJoin(plan) && !condition.exists(SubqueryExpression.hasSubquery)) None
+    def worthIt(rel: FileRelation, condition: Option[Expression]): Boolean =
+      if (condition.exists(PruningChance.converts)) true
+      else if (!CatalystPlans.hasJoin(plan) && !condition.exists(SubqueryExpression.hasSubquery)) false
       else {
         val paying = judge(rel, condition).fold((_: Attribute, _: LogicalPlan, _: Expression) => false)(KeySetSize.payingOn)
-        if (condition.exists(PruningChance.inFilter(_, paying)) || PruningChance.inJoins(plan, rel.output, paying))
-          convert(rel, condition)
-        else None
+        condition.exists(PruningChance.inFilter(_, paying)) || PruningChance.inJoins(plan, rel.output, paying)
       }
-    // Relations judged with the filter above them: not judged again on their own.
-    val judged = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[LogicalPlan, java.lang.Boolean]())
+    // Every relation over the same files takes the same route, so copies of one subplan (a CTE
+    // referenced twice) still reuse each other's exchanges. A relation under a filter is judged with it.
+    val worthy = scala.collection.mutable.Set.empty[Set[String]]
+    val underFilter = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[LogicalPlan, java.lang.Boolean]())
+    def files(rel: FileRelation): Set[String] = rel.location.rootPaths.map(_.toString).toSet
     if (!bloom && !parquet) plan
-    else plan.transformDown {
-      // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-      case f @ Filter(condition, Wanted(v1, rel)) =>
-        judged.add(v1)
-        worthIt(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-      case Wanted(v1, rel) if !judged.contains(v1) => worthIt(rel, None).getOrElse(v1)
+    else {
+      plan.foreach {
+        case Filter(condition, Wanted(v1, rel)) =>
+          underFilter.add(v1)
+          if (worthIt(rel, Some(condition))) worthy += files(rel)
+        case Wanted(v1, rel) if !underFilter.contains(v1) && worthIt(rel, None) => worthy += files(rel)
+        case _ =>
+      }
+      if (worthy.isEmpty) plan
+      else plan.transformDown {
+        // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
+        case f @ Filter(condition, Wanted(_, rel)) if worthy(files(rel)) =>
+          convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
+        case Wanted(v1, rel) if worthy(files(rel)) => convert(rel, None).getOrElse(v1)
+      }
     }
   }
 
