@@ -88,10 +88,10 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
    */
   private def worth(key: Expression, pruned: LogicalPlan, keys: LogicalPlan, keyColumn: Option[Expression],
       maxBytes: Long, hinted: Boolean): Boolean =
-    !keys.isStreaming && scanColumn(key, pruned) &&
+    !keys.isStreaming &&
       (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.atMost(keys, maxBytes)) &&
       !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false } &&
-      tableColumn(key, pruned).forall { case (t, name) => KeySetSize.estimatedKeys(keys, keyColumn).forall(t.keySetMayPay(name, _)) }
+      tableColumn(key, pruned).exists { case (t, name) => t.runtimeFilterMayPay(name, KeySetSize.estimatedKeys(keys, keyColumn)) }
 
   /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation that a filter can prune? */
   private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = tableColumn(key, plan).exists {
