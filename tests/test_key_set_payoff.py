@@ -85,3 +85,23 @@ def test_sorted_files_keep_the_filter_whatever_the_keys(spark, oracle, tmp_path:
     assert rows(q) == oracle(fact, query=lambda t: t.join(spark.read.parquet(keys).distinct(), "l"))
     m = scan_metrics(q)
     assert m["numOutputRows"] - MANY < ROWS // 2, m  # the key file's rows, and the first row groups of the fact
+
+
+def test_a_key_in_every_row_group_plants_no_filter_whatever_the_count(
+    spark, oracle, fact: Path, tmp_path: Path
+) -> None:
+    """A foreign key spread over every row group (each holds nearly all of its 500 values): a key
+    is present in every row group, so no filter prunes even for one key. Where the keys' count is
+    unknown (an RDD of rows a job builds) it is judged as one key: the spread file plants nothing,
+    the shuffled one, whose row groups hold few of its values, still gets its filter."""
+    spread = str(tmp_path / "spread")
+    spark.range(ROWS).selectExpr("id % 500 as l", "id as v").coalesce(1).write.format("bloomparquet").option(
+        "bloom.columns", "l"
+    ).option("parquet.block.size", 24 * 1024).save(spread)
+    two = spark.read.parquet(_keys(spark, tmp_path / "two", [3, 7]))
+    # Not driver-held: the rows come out of a job, so Spark's size is its "unknown".
+    unknown = spark.range(2).selectExpr(f"if(id = 0, 3, {stored_value('l', 2)}) as l").rdd.toDF()
+    for path, keys, planted in ((spread, two, False), (spread, unknown, False), (str(fact), unknown, True)):
+        q = spark.read.format("bloomparquet").load(path).join(keys, "l", "left_semi")
+        assert (_pruning_filters(q) > 0) == planted, (path, q._jdf.queryExecution().executedPlan().treeString())
+        assert rows(q) == oracle(Path(path), query=lambda t, k=keys: t.join(k, "l", "left_semi")), path

@@ -15,15 +15,15 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
 
 /**
  * What a key-set filter's payoff is judged on ([[io.bloomparquet.pruning.KeySetPayoff]]): a few
- * row groups of a listing (the first and last of the files [[BloomColumns]] samples) with, for
- * one top-level column, its filter's false-positive rate from the filter's bits and its numeric
- * min/max. At most [[RowGroups]] filters are read, through the planning cache, so a scan that
+ * row groups of a listing (the first and middle one of the files [[BloomColumns]] samples) with,
+ * for one top-level column, its filter's false-positive rate and distinct count from the filter's
+ * bits, its numeric min/max and its rows. At most [[RowGroups]] filters are read, through the planning cache, so a scan that
  * then probes them reads them once. None when a sampled file or filter can't be read or is
  * encrypted: nothing known, the filter stays.
  */
 object KeySetSample {
 
-  /** Row groups sampled: the first and last of each sampled file. */
+  /** Row groups sampled: two of each sampled file. */
   val RowGroups: Int = 2 * BloomColumns.Sampled
 
   def of(files: Seq[FileStatus], column: String, caseSensitive: Boolean, conf: Configuration,
@@ -41,7 +41,8 @@ object KeySetSample {
     if (FileDecryption.isEncrypted(footer)) None
     else {
       val blocks = footer.getBlocks.asScala.toIndexedSeq
-      val picked = (blocks.indices.take(1) ++ blocks.indices.takeRight(1)).distinct
+      // The first and the middle one: a file's last row group is often a short remainder.
+      val picked = (blocks.indices.take(1) ++ blocks.indices.drop(blocks.size / 2).take(1)).distinct
       val chunks = picked.flatMap { rg =>
         blocks(rg).getColumns.asScala.zipWithIndex.collectFirst {
           case (c, i) if c.getPath.size == 1 && ColumnResolver.sameName(c.getPath.toArray.head, column, caseSensitive) => (rg, i, c)
@@ -53,7 +54,7 @@ object KeySetSample {
       var opened = false
       try {
         val samples = chunks.map { case (rg, i, chunk) =>
-          val fpp = if (chunk.getBloomFilterOffset < 0) Some(None)
+          val filter = if (chunk.getBloomFilterOffset < 0) Some(None)
           else {
             val found = index.flatMap(_.filter(rg, i)).collect { case w: FilterFound.Whole => w }.getOrElse {
               opened = true
@@ -66,17 +67,26 @@ object KeySetSample {
               read
             }
             found match {
-              case FilterFound.Loaded(f, _) => Some(Some(FillEstimates.fpp(f.sampledWords)))
+              case FilterFound.Loaded(f, _) => Some(Some(f))
               case FilterFound.Absent => Some(None)
               case _ => None
             }
           }
-          fpp.map(p => RowGroupSample(p, bound(chunk, min = true), bound(chunk, min = false)))
+          filter.map { f =>
+            // Distinct values only where min/max count them: integers (decimals' unscaled ones too).
+            val ndv = f.filter(_ => integral(chunk))
+              .flatMap(b => FillEstimates.estimatedNdv(FillEstimates.fill(b.sampledWords), b.numBytes / 32))
+            RowGroupSample(f.map(b => FillEstimates.fpp(b.sampledWords)), bound(chunk, min = true), bound(chunk, min = false), ndv,
+              blocks(rg).getRowCount)
+          }
         }
         if (samples.exists(_.isEmpty)) None else Some(samples.flatten)
       } finally if (opened) stream.close()
     }
   }
+
+  private def integral(chunk: ColumnChunkMetaData): Boolean =
+    Set(PrimitiveTypeName.INT32, PrimitiveTypeName.INT64)(chunk.getPrimitiveType.getPrimitiveTypeName)
 
   /** A numeric chunk's min or max as a double (for relative widths only: decimals stay unscaled). */
   private def bound(chunk: ColumnChunkMetaData, min: Boolean): Option[Double] = {

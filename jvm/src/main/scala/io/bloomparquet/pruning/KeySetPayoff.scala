@@ -14,8 +14,13 @@ package io.bloomparquet.pruning
  */
 object KeySetPayoff {
 
-  /** One sampled row group's chunk of the key column: its filter's false-positive rate (None: no filter), its min and max. */
-  final case class RowGroupSample(fpp: Option[Double], min: Option[Double], max: Option[Double])
+  /**
+   * One sampled row group's chunk of the key column: its filter's false-positive rate (None: no
+   * filter), its min and max, the distinct values its filter holds where they are integers (None:
+   * not known or not counted), and its rows (what pruning it saves).
+   */
+  final case class RowGroupSample(fpp: Option[Double], min: Option[Double], max: Option[Double], ndv: Option[Double] = None,
+      rows: Long = 1L)
 
   /**
    * Statistics may prune when the sampled row groups cover on average less than this share of
@@ -26,16 +31,34 @@ object KeySetPayoff {
   /**
    * May a filter of about `keys` values prune the sampled row groups? True for an empty sample
    * (nothing known: the filter stays), when statistics may prune, or when the expected share of
-   * row groups the bloom filters exclude (had they none of the keys) is at least
-   * [[ProbePayoff.Threshold]].
+   * row groups the bloom filters exclude is at least [[ProbePayoff.Threshold]]. The share only
+   * falls as keys grow: a count nothing estimates is judged as a single key.
    */
   def mayPay(samples: Seq[RowGroupSample], keys: Double): Boolean =
     samples.isEmpty || statsMayPrune(samples) || bloomShare(samples, keys) >= ProbePayoff.Threshold
 
-  /** Mean over the sample of (1-p)^n: a row group without a filter counts 0. */
-  def bloomShare(samples: Seq[RowGroupSample], keys: Double): Double =
+  /**
+   * The expected share of the sample's rows the filters exclude: ((1-q)(1-p))^n per row group,
+   * weighed by its rows (a file's short last row group saves little); one without a filter counts 0.
+   */
+  def bloomShare(samples: Seq[RowGroupSample], keys: Double): Double = {
+    val rows = samples.map(_.rows.max(1L).toDouble)
     if (samples.isEmpty) 0.0
-    else samples.map(_.fpp.fold(0.0)(p => math.pow(1.0 - p.max(0.0).min(1.0), keys.max(1.0)))).sum / samples.size
+    else samples.zip(presentShares(samples)).zip(rows).map { case ((s, q), r) =>
+      r * s.fpp.fold(0.0)(p => math.pow((1.0 - q) * (1.0 - p.max(0.0).min(1.0)), keys.max(1.0)))
+    }.sum / rows.sum
+  }
+
+  /**
+   * Per row group, q: the share of the integers between the sample's least min and greatest max
+   * that its filter holds; 0 where its distinct count or the span is unknown.
+   */
+  def presentShares(samples: Seq[RowGroupSample]): Seq[Double] = {
+    val mins = samples.flatMap(_.min)
+    val maxs = samples.flatMap(_.max)
+    val span = if (mins.isEmpty || maxs.isEmpty) None else Some(maxs.max - mins.min + 1.0).filter(d => d >= 1.0 && !d.isInfinite)
+    samples.map(s => (for (d <- span; n <- s.ndv) yield (n / d).max(0.0).min(1.0)).getOrElse(0.0))
+  }
 
   /** Do the sampled row groups cover narrow slices of the values (every one with a min and max)? */
   def statsMayPrune(samples: Seq[RowGroupSample]): Boolean = {

@@ -17,11 +17,11 @@ object FillEstimates {
    * Distinct values inserted: ln(1-f) / ln(1-1/(32·B)), since a bit stays clear
    * through one insert with probability 1-1/(32·B). None when saturated (f = 1).
    */
-  def estimatedNdv(words: Array[Int]): Option[Double] = {
-    val f = fill(words)
-    val blocks = words.length / WordsPerBlock
-    if (f >= 1.0) None else Some(math.log1p(-f) / math.log1p(-1.0 / (32.0 * blocks)))
-  }
+  def estimatedNdv(words: Array[Int]): Option[Double] = estimatedNdv(fill(words), words.length / WordsPerBlock)
+
+  /** The same from a fill measured on some of a filter's words (those held) and the filter's whole block count. */
+  def estimatedNdv(fill: Double, blocks: Int): Option[Double] =
+    if (fill >= 1.0 || blocks <= 0) None else Some(math.log1p(-fill) / math.log1p(-1.0 / (32.0 * blocks)))
 
   /**
    * The false-positive probability of this very bitset: an absent value picks a

@@ -4,16 +4,17 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.CatalystPlans
-import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation, listedFiles}
+import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation, V2Relation, listedFiles}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.{SqlParquet, SqlPlanTimePruning}
 import io.bloomparquet.options.OptionSpec
 import io.bloomparquet.spark.{BloomParquetFileFormat, BloomParquetTable, ListedBloomParquetTable}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.FileIndex
+import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex}
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
@@ -50,26 +51,33 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
         val paying = judge(rel, condition).fold((_: Attribute, _: LogicalPlan, _: Expression) => false)(KeySetSize.payingOn)
         condition.exists(PruningChance.inFilter(_, paying)) || PruningChance.inJoins(plan, rel.output, paying)
       }
-    // Every relation over the same files takes the same route, so copies of one subplan (a CTE
-    // referenced twice) still reuse each other's exchanges. A relation under a filter is judged with it.
-    val worthy = scala.collection.mutable.Set.empty[Set[String]]
+    // Relations over the same files under the same filter (copies of one subplan, a CTE referenced
+    // twice) take the same route, so they still reuse each other's exchanges. Under other filters
+    // they become other scans anyway, and each takes its own route: on V2, a filter comparing with a
+    // scalar subquery reaches no reader, while Spark's V1 scan skips row groups with it.
+    val worthy = scala.collection.mutable.Set.empty[V2ScanRoute.Twins]
     val underFilter = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[LogicalPlan, java.lang.Boolean]())
-    def files(rel: FileRelation): Set[String] = rel.location.rootPaths.map(_.toString).toSet
     if (!bloom && !parquet) plan
     else {
       plan.foreach {
+        // A copy this rule moved in an earlier round of the batch holds for its twins still on V1.
+        case Filter(condition, r @ V2Relation(t: ListedBloomParquetTable, output)) =>
+          underFilter.add(r)
+          worthy += V2ScanRoute.Twins.of(t.relationRoots, output, Some(condition))
+        case r @ V2Relation(t: ListedBloomParquetTable, output) if !underFilter.contains(r) =>
+          worthy += V2ScanRoute.Twins.of(t.relationRoots, output, None)
         case Filter(condition, Wanted(v1, rel)) =>
           underFilter.add(v1)
-          if (worthIt(rel, Some(condition))) worthy += files(rel)
-        case Wanted(v1, rel) if !underFilter.contains(v1) && worthIt(rel, None) => worthy += files(rel)
+          if (worthIt(rel, Some(condition))) worthy += V2ScanRoute.Twins(rel, Some(condition))
+        case Wanted(v1, rel) if !underFilter.contains(v1) && worthIt(rel, None) => worthy += V2ScanRoute.Twins(rel, None)
         case _ =>
       }
       if (worthy.isEmpty) plan
       else plan.transformDown {
         // A filter right above the relation names the partitions to list (as PruneFileSourcePartitions would).
-        case f @ Filter(condition, Wanted(_, rel)) if worthy(files(rel)) =>
+        case f @ Filter(condition, Wanted(_, rel)) if worthy(V2ScanRoute.Twins(rel, Some(condition))) =>
           convert(rel, Some(condition)).fold(f: LogicalPlan)(v2 => f.copy(child = v2))
-        case Wanted(v1, rel) if worthy(files(rel)) => convert(rel, None).getOrElse(v1)
+        case Wanted(v1, rel) if !underFilter.contains(v1) && worthy(V2ScanRoute.Twins(rel, None)) => convert(rel, None).getOrElse(v1)
       }
     }
   }
@@ -92,7 +100,9 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     table(rel, condition).map(t => SparkCompat.v2Relation(t, rel.output, options(rel)))
 
   private def options(rel: FileRelation): CaseInsensitiveStringMap =
-    new CaseInsensitiveStringMap(rel.options.filter { case (k, _) => !Set("path", "paths").contains(k.toLowerCase) }.asJava)
+    new CaseInsensitiveStringMap(rel.options.filter { case (k, _) =>
+      !Set("path", "paths", KeptV1Parquet.Marker._1.toLowerCase(java.util.Locale.ROOT)).contains(k.toLowerCase(java.util.Locale.ROOT))
+    }.asJava)
 
   /** The V2 table over the relation's files (those its partition filters keep); None where Spark keeps its route. */
   private def table(rel: FileRelation, condition: Option[Expression]): Option[BloomParquetTable] = {
@@ -100,8 +110,9 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
       case Some(listed) => listed
       case None => return None
     }
-    val name = rel.tableName.getOrElse(s"${rel.format} ${index.rootPaths.mkString(",")}")
-    val table = new ListedBloomParquetTable(name, spark, options(rel), index, rel.schema, rel.format.getClass)
+    val format = V2ScanRoute.originalFormat(rel)
+    val name = rel.tableName.getOrElse(s"${format.getSimpleName.stripSuffix("FileFormat")} ${index.rootPaths.mkString(",")}")
+    val table = new ListedBloomParquetTable(name, spark, options(rel), index, rel.schema, format, V2ScanRoute.roots(rel))
     val output = rel.output
     // The V2 table must see the columns the V1 relation exposes, in order; otherwise Spark keeps its route.
     val same = try {
@@ -123,6 +134,21 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
 }
 
 object V2ScanRoute {
+
+  /**
+   * What copies of one relation share: its files, its columns and the filter right above it,
+   * with attribute ids replaced by column positions (each copy of a subplan has its own ids).
+   */
+  final case class Twins private (files: Set[String], columns: Seq[String], filter: Option[Expression])
+
+  object Twins {
+    def apply(rel: FileRelation, condition: Option[Expression]): Twins = of(roots(rel), rel.output, condition)
+
+    def of(roots: Set[String], output: Seq[Attribute], condition: Option[Expression]): Twins =
+      new Twins(roots, output.map(_.name), condition.map(c => QueryPlan.normalizeExpressions(c, output).canonicalized))
+  }
+
+  def roots(rel: FileRelation): Set[String] = rel.location.rootPaths.map(_.toString).toSet
   /**
    * Does the V2 scan serve the relation exactly as Spark's V1 scan would? Left to
    * Spark: streaming relations, bucketed tables (V2 file scans ignore buckets), relations whose
@@ -132,8 +158,18 @@ object V2ScanRoute {
   def convertible(rel: FileRelation, bloom: Boolean, parquet: Boolean): Boolean =
     !rel.streaming && !rel.bucketed && rel.output.length == rel.schema.length && ours(rel, bloom, parquet)
 
-  private def ours(rel: FileRelation, bloom: Boolean, parquet: Boolean): Boolean = rel.format match {
-    case _: BloomParquetFileFormat => bloom
-    case f => parquet && f.getClass == classOf[ParquetFileFormat]
-  }
+  private def ours(rel: FileRelation, bloom: Boolean, parquet: Boolean): Boolean =
+    if (originalFormat(rel) == classOf[ParquetFileFormat]) parquet
+    else rel.format.isInstanceOf[BloomParquetFileFormat] && bloom
+
+  /**
+   * The format the relation was read with: plain Parquet for one [[KeptV1Parquet]] moved onto our
+   * format. A subquery's plan is optimized on its own (with the rules that run after this one)
+   * before it joins its parent's plan; a copy of a relation from there must take the same route
+   * and become the same scan as its twin in the parent, or their exchanges are not reused.
+   */
+  def originalFormat(rel: FileRelation): Class[_ <: FileFormat] =
+    if (rel.format.isInstanceOf[BloomParquetFileFormat] && rel.options.get(KeptV1Parquet.Marker._1).contains(KeptV1Parquet.Marker._2))
+      classOf[ParquetFileFormat]
+    else rel.format.getClass
 }

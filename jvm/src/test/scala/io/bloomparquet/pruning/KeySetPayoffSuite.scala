@@ -38,6 +38,27 @@ class KeySetPayoffSuite extends munit.FunSuite {
     assert(!KeySetPayoff.statsMayPrune(Seq(filtered(0.01, 5, 5), filtered(0.01, 5, 5))))
   }
 
+  test("a key present in every row group (a foreign key spread over them) is pruned by no filter") {
+    // Each row group holds about all 500 integers between the sample's min and max: q near 1.
+    val spread = Seq.fill(2)(RowGroupSample(Some(0.008), Some(0), Some(499), Some(497), rows = 1500))
+    assertEqualsDouble(KeySetPayoff.presentShares(spread).head, 497.0 / 500, 1e-12)
+    assert(!KeySetPayoff.mayPay(spread, 1))
+    // Holding 500 of 500,000: the filter's false positives decide, as without counts.
+    val sparse = Seq.fill(2)(RowGroupSample(Some(0.008), Some(0), Some(499999), Some(500), rows = 1500))
+    assert(KeySetPayoff.mayPay(sparse, 100))
+    // Without a count (strings, doubles) q is 0: the filter's most favourable case.
+    assertEquals(KeySetPayoff.presentShares(Seq(filtered(0.01), filtered(0.01))), Seq(0.0, 0.0))
+  }
+
+  test("the share is weighed by rows: a file's short last row group saves little") {
+    val full = RowGroupSample(Some(0.008), Some(0), Some(499), Some(497), rows = 1500)
+    val runt = RowGroupSample(Some(0.005), Some(455), Some(499), Some(46), rows = 45)
+    val runtShare = math.pow((1 - 46.0 / 500) * 0.995, 2)
+    assertEqualsDouble(KeySetPayoff.bloomShare(Seq(full, runt), 2), (45 * runtShare + 1500 * math.pow(3.0 / 500 * 0.992, 2)) / 1545, 1e-9)
+    assertEqualsDouble(KeySetPayoff.bloomShare(Seq(filtered(0.0).copy(rows = 3), RowGroupSample(None, None, None, rows = 1)), 5), 0.75,
+      1e-12)
+  }
+
   test("nothing sampled: the filter stays") {
     assert(KeySetPayoff.mayPay(Seq.empty, 1e12))
   }
