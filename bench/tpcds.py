@@ -72,7 +72,7 @@ _VIEWS: list[str] = []  # the route the views were last made for
 def route_on(spark, gen: Path, bloom: Path, route: str, filtered_facts: bool) -> None:
     # Spark's parquet and the opt-in read the same views: made again (a listing and a schema per table) only when they differ.
     kind = "bloomparquet" if route == "bloomparquet" else "parquet"
-    if _VIEWS != [kind]:
+    if [kind] != _VIEWS:
         views(spark, gen, bloom, route, filtered_facts)
         _VIEWS[:] = [kind]
     spark.conf.set("spark.bloomparquet.parquet.enabled", "true" if route == "opted-in" else "false")
