@@ -177,3 +177,17 @@ def test_any_table_of_keys_matches_delta(
         spark, lambda: spark.read.format("delta").load(str(table)).join(spark.read.parquet(str(path)), "k")
     )
     assert sorted(r[0] for r in got) == sorted(k for k in keys if k in present)
+
+
+def test_no_filter_for_a_key_in_every_file(spark, tmp_path: Path) -> None:
+    """A foreign key spread over every file (each holds all 300 of its values): a key is present in
+    every row group, so no filter could prune and none is planned; rows are Delta's."""
+    path = tmp_path / "spread"
+    df = spark.range(24_000).selectExpr("id % 300 AS k", "id AS v").repartition(4)
+    write_delta(spark, df, path)
+    keys = spark.read.parquet(str(keys_table(spark, tmp_path, [3, 7], "spread_keys")))
+    with spark_conf(spark, NOT_ADAPTIVE):
+        same_rows(spark, lambda: spark.read.format("delta").load(str(path)).join(keys, "k"))
+        with spark_conf(spark, ON):
+            plan = spark.read.format("delta").load(str(path)).join(keys, "k")._jdf.queryExecution().executedPlan()
+    assert "bloom keys of" not in plan.toString(), plan.toString()

@@ -1,7 +1,7 @@
 package io.bloomparquet.compat
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, DynamicPruning, DynamicPruningSubquery, Expression, InSubquery, ListQuery}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, DynamicPruning, DynamicPruningSubquery, EqualTo, Exists, Expression, InSubquery, ListQuery, OuterReference}
 import org.apache.spark.sql.catalyst.plans.JoinType
 import org.apache.spark.sql.catalyst.analysis.ResolvedTable
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, CreateTable, CreateTableAsSelect, HintInfo, Join, LogicalPlan, ReplaceTable, ReplaceTableAsSelect, SetTableProperties, Subquery, TableSpec, TableSpecBase, UnresolvedTableSpec, UnsetTableProperties}
@@ -170,6 +170,25 @@ object CatalystPlans {
         Some((key, query.plan))
       case _ => None
     }
+  }
+
+  /**
+   * `EXISTS (subquery)` correlated by equalities `outer column = expression of the subquery`: the
+   * subquery's plan and those pairs. Spark rewrites it into a semi join on them (after the
+   * optimizer's operator batches), whose keys may prune the outer side like a join's.
+   */
+  object CorrelatedExists {
+    def unapply(e: Expression): Option[(LogicalPlan, Seq[(Attribute, Expression)])] = e match {
+      case x: Exists =>
+        val pairs = x.plan.flatMap(_.expressions).flatMap(_.collect {
+          case EqualTo(OuterReference(a: Attribute), v) if inner(v) => a -> v
+          case EqualTo(v, OuterReference(a: Attribute)) if inner(v) => a -> v
+        })
+        if (pairs.isEmpty) None else Some((x.plan, pairs))
+      case _ => None
+    }
+
+    private def inner(v: Expression): Boolean = v.references.nonEmpty && !v.exists(_.isInstanceOf[OuterReference])
   }
 
   /** Is `plan` the root of a subquery's own plan (an `IN` or scalar subquery being optimized)? */

@@ -1,8 +1,8 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery}
+import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, CorrelatedExists, InListSubquery}
 import io.bloomparquet.pruning.CatalystPredicates
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, ExprId, Expression, PredicateHelper, ScalarSubquery, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, ExprId, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
@@ -23,14 +23,15 @@ object PruningChance extends PredicateHelper {
 
   /**
    * Could the filter right above the relation prune it: a conjunct that converts to a bloom
-   * predicate, `column IN (SELECT ...)` whose keys may pay (`mayPay`, as for a join), or another
-   * predicate subquery (a correlated `EXISTS` becomes a semi join on its keys).
+   * predicate, or `column IN (SELECT ...)` or a correlated `EXISTS` (a semi join on its
+   * correlation's keys) whose keys may pay (`mayPay`, as for a join). A subquery under `NOT` or
+   * `OR` becomes an anti or existence join, which keeps every row of this side: it cannot prune.
    */
   def inFilter(condition: Expression, mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
     converts(condition) || splitConjunctivePredicates(condition).exists {
       case InListSubquery(key: Attribute, keys) => mayPay(key, keys, keys.output.head)
-      case InListSubquery(_, _) => false
-      case c => SubqueryExpression.hasSubquery(c) && !c.exists(_.isInstanceOf[ScalarSubquery])
+      case CorrelatedExists(keys, pairs) => pairs.exists { case (column, key) => mayPay(column, keys, key) }
+      case _ => false
     }
 
   /**

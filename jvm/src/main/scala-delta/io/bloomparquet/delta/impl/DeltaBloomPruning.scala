@@ -7,11 +7,13 @@ import io.bloomparquet.delta.{DeltaReads, PhysicalColumns}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1FileRelation}
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{BloomColumns, FileKey}
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, RowGroupVerdict}
+import io.bloomparquet.planning.{BloomColumns, FileKey, KeySetSample}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff, RowGroupVerdict}
 import io.bloomparquet.spark.{InTaskParquet, KeptRowGroups, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
 import io.bloomparquet.sql.KeySetSize
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, AttributeSet, EqualTo, Expression, InSet, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
@@ -186,19 +188,33 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
   }
 
   /** Do the chunks of data column `column` carry bloom filters in the first and last of the relation's files? */
-  private[impl] def hasFilters(rel: FileRelation, column: String): Boolean = {
+  private[impl] def hasFilters(rel: FileRelation, column: String): Boolean =
+    sampled(rel, column).exists { case (files, physical, conf, useCache) =>
+      files.exists(f => BloomColumns.of(FileKey(f.getPath.toString, f.getLen, f.getModificationTime), conf, useCache).contains(physical))
+    }
+
+  /**
+   * May a key-set filter of about `keys` values on data column `column` pay for its subquery
+   * ([[io.bloomparquet.pruning.KeySetPayoff]], on row groups of the relation's first and last file)?
+   */
+  private[impl] def keySetMayPay(rel: FileRelation, column: String, keys: Double): Boolean =
+    sampled(rel, column).forall { case (files, physical, conf, useCache) =>
+      KeySetSample.of(files, physical, caseSensitive = true, conf, useCache).forall(KeySetPayoff.mayPay(_, keys))
+    }
+
+  /** The relation's first and last file, `column`'s physical top-level name, the Hadoop conf and the cache setting. */
+  private def sampled(rel: FileRelation, column: String): Option[(Seq[FileStatus], String, Configuration, Boolean)] = {
     val (index, files) = rel.location match {
       case i: PreparedDeltaFileIndex => (i, i.preparedScan.files)
       case i: BloomPrunedDeltaIndex => (i, i.addFiles)
-      case _ => return false
+      case _ => return None
     }
     val settings = ReadSettings.resolve(rel.options, SessionReadConfs.of(spark))
     val conf = SparkCompat.newHadoopConf(spark, rel.options)
-    physicalColumns(index).leaf(Seq(column)).exists { case (physical, _) =>
-      (files.take(1) ++ files.takeRight(1)).exists { f =>
-        BloomColumns.of(FileKey(index.absolutePath(f.path).toString, f.size, f.modificationTime), conf, settings.bloom.useCache)
-          .contains(physical.head)
-      }
+    physicalColumns(index).leaf(Seq(column)).map { case (physical, _) =>
+      val statuses = (files.take(1) ++ files.takeRight(1)).map(f =>
+        new FileStatus(f.size, false, 0, 0L, f.modificationTime, index.absolutePath(f.path)))
+      (statuses, physical.head, conf, settings.bloom.useCache)
     }
   }
 

@@ -21,7 +21,8 @@ import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project
  *
  * Bounded as `sql.KeySetPruning` bounds the V2 route's: keys estimated at most
  * `spark.bloomparquet.keySet.maxBytes`, only a data column whose chunks carry filters in the
- * table's first and last file, one dynamic filter per scan, none in a subquery's own plan. Keys
+ * table's first and last file, and only where their estimated count can pay
+ * ([[io.bloomparquet.pruning.KeySetPayoff]]), one dynamic filter per scan, none in a subquery's own plan. Keys
  * held in the driver prune while planning instead ([[DeltaBloomPruning]]).
  */
 private[impl] final class DeltaKeySetFilters(spark: SparkSession, pruning: DeltaBloomPruning) extends PredicateHelper {
@@ -76,7 +77,8 @@ private[impl] final class DeltaKeySetFilters(spark: SparkSession, pruning: Delta
           if simple && !rel.streaming && relation.outputSet.contains(k) && k.dataType == keyValue.dataType &&
             CatalystPredicates.supported(k.dataType) && !keys.isStreaming && dataColumn(rel, k) &&
             (keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.rereadCheaply(keys, maxBytes)) &&
-            pruning.hasFilters(rel, k.name) =>
+            pruning.hasFilters(rel, k.name) &&
+            pruning.keySetMayPay(rel, k.name, KeySetSize.estimatedKeys(keys, Some(keyValue)).getOrElse(1.0)) =>
         pruning.prunedAtRuntime(relation, rel).map { scan =>
           val dynamic = SparkCompat.dynamicPruningSubquery(k, keys, Seq(keyValue),
             onlyInBroadcast = !KeySetSize.rereadCheaply(keys, maxBytes))
