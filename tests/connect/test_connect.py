@@ -149,6 +149,21 @@ def test_sql_tables_views_and_key_sets_prune_before_tasks(connect, written: Path
     assert m is None or m["bloomRowGroupsPrunedByBloom"] > 0, m
 
 
+def test_key_sets_too_many_to_prune_plant_no_filter(connect, written: Path, tmp_path: Path) -> None:
+    """20,000 keys against filters of 0.1 %: a row group holding none of them survives with
+    probability 1-(0.999)^20000 ≈ 1, so no runtime filter is planned on any SQL route (catalog
+    table, view, path) and the fact is read once, whole, as Spark's own scan reads it."""
+    keys_path = str(tmp_path / "many_keys")
+    connect.range(20_000).selectExpr("id * 2 + 1 AS k").coalesce(1).write.parquet(keys_path)  # odd: none present
+    connect.sql(f"CREATE TABLE IF NOT EXISTS connect_events USING bloomparquet LOCATION '{written}'")
+    connect.sql("CREATE OR REPLACE TEMP VIEW connect_view AS SELECT * FROM connect_events WHERE tag <> 'none'")
+    for source in ("connect_events", "connect_view", f"bloomparquet.`{written}`"):
+        q = connect.sql(f"SELECT f.* FROM {source} f JOIN parquet.`{keys_path}` m ON f.k = m.k")
+        assert rows(q) == [], source
+        m = _metrics(q)
+        assert m is None or m.get("bloomRuntimeFiltersReceived", 0) == 0 and m["numOutputRows"] == ROWS + 20_000, m
+
+
 @pytest.mark.parametrize("shape", ["left_semi", "in_subquery"])
 def test_keys_from_a_client_list_prune_without_a_hint(connect, written: Path, shape: str) -> None:
     """Connect's createDataFrame sends the rows as a local relation: its size is known, so a

@@ -27,15 +27,18 @@ object KeySetSize {
    * How many keys `plan` gives in its column `key`, as estimated before it runs: Spark's
    * statistics (the key's distinct count, the row count, else the size over a row's bytes), the
    * size measured where its rows sit in the driver. None where Spark's size is its "unknown"
-   * (an RDD a job builds): nothing is known of the count.
+   * because a leaf's is (an RDD a job builds): nothing is known of the count.
    */
   def estimatedKeys(plan: LogicalPlan, key: Option[Expression]): Option[Double] = {
     val stats = plan.stats
     val distinct = key.collect { case a: Attribute => a }.flatMap(stats.attributeStats.get).flatMap(_.distinctCount)
     val held = driverBytes(plan, Long.MaxValue / 2).map(BigInt(_))
     val size = held.fold(stats.sizeInBytes)(_.min(stats.sizeInBytes))
-    val unknown = distinct.isEmpty && stats.rowCount.isEmpty && held.isEmpty &&
-      size >= BigInt(SparkCompat.activeSqlConf.defaultSizeInBytes)
+    // Unknown only where a leaf has no size of its own (an RDD a job builds); a join's product of
+    // sizes past Spark's default is an estimate, and a large one.
+    val default = BigInt(SparkCompat.activeSqlConf.defaultSizeInBytes)
+    val unknown = distinct.isEmpty && stats.rowCount.isEmpty && held.isEmpty && size >= default &&
+      plan.collectLeaves().exists(_.stats.sizeInBytes >= default)
     if (unknown) None
     else Some(KeySetPayoff.keysEstimate(distinct, stats.rowCount, size, EstimationUtils.getSizePerRow(plan.output).toLong))
   }
