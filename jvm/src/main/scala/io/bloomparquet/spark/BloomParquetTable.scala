@@ -78,12 +78,9 @@ class BloomParquetTable(
   def isRuntimeFilterColumn(name: String): Boolean =
     runtimeFilterNames.exists(ColumnResolver.sameName(_, name, SparkCompat.caseSensitive(sparkSession)))
 
-  /**
-   * May a runtime filter of about `keys` values on column `name` prune, and pay for its subquery?
-   * An unknown count is judged as one key, the most a filter of any count may prune.
-   */
-  def runtimeFilterMayPay(name: String, keys: Option[Double]): Boolean =
-    isRuntimeFilterColumn(name) && keySetMayPay(name, keys.getOrElse(1.0))
+  /** May a runtime filter of about `keys` values on column `name` prune, and pay for its subquery? */
+  def runtimeFilterMayPay(name: String, keys: Double): Boolean =
+    isRuntimeFilterColumn(name) && keySetMayPay(name, keys)
 
   private val keySetSamples = new ConcurrentHashMap[String, Option[Seq[KeySetPayoff.RowGroupSample]]]()
 

@@ -91,7 +91,7 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
     !keys.isStreaming &&
       (hinted || keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.atMost(keys, maxBytes)) &&
       !keys.exists { case Filter(c, _) => isLikelySelective(c); case _ => false } &&
-      tableColumn(key, pruned).exists { case (t, name) => t.runtimeFilterMayPay(name, KeySetSize.estimatedKeys(keys, keyColumn)) }
+      tableColumn(key, pruned).exists { case (t, name) => t.runtimeFilterMayPay(name, KeySetSize.judgedKeys(keys, keyColumn)) }
 
   /** Does `key` trace, through projections and filters, to a column of a bloomparquet V2 relation that a filter can prune? */
   private[sql] def scanColumn(key: Expression, plan: LogicalPlan): Boolean = tableColumn(key, plan).exists {

@@ -43,9 +43,15 @@ object KeySetSize {
     else Some(KeySetPayoff.keysEstimate(distinct, stats.rowCount, size, EstimationUtils.getSizePerRow(plan.output).toLong))
   }
 
+  /**
+   * The key count a runtime filter's payoff is judged with: the estimate, or one key where nothing
+   * estimates it (the payoff only falls as keys grow: if one key cannot pay, no count can).
+   */
+  def judgedKeys(plan: LogicalPlan, key: Option[Expression]): Double = estimatedKeys(plan, key).getOrElse(1.0)
+
   /** For [[PruningChance.inJoins]]: may keys (their plan, their column) give `table`'s column a runtime filter that pays? */
   def payingOn(table: BloomParquetTable): (Attribute, LogicalPlan, Expression) => Boolean =
-    (column, keys, key) => table.runtimeFilterMayPay(column.name, estimatedKeys(keys, Some(key)))
+    (column, keys, key) => table.runtimeFilterMayPay(column.name, judgedKeys(keys, Some(key)))
 
   /** Is `plan` driver-held and at most `maxBytes`? */
   def atMost(plan: LogicalPlan, maxBytes: Long): Boolean = driverBytes(plan, maxBytes).exists(_ <= maxBytes)

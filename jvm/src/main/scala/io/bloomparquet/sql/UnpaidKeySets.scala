@@ -57,7 +57,7 @@ object UnpaidKeySets extends SparkStrategy with PredicateHelper {
   private def unpaid(e: Expression, t: BloomParquetTable): Boolean = e match {
     case PruningSubquery(a: Attribute, keys, keyColumns) =>
       val key = if (keyColumns.size == 1) keyColumns.headOption else None
-      !t.keySetMayPay(a.name, KeySetSize.estimatedKeys(keys, key).getOrElse(1.0))
+      !t.keySetMayPay(a.name, KeySetSize.judgedKeys(keys, key))
     case _ => false
   }
 }

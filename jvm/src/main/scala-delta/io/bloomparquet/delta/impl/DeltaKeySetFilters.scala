@@ -78,7 +78,7 @@ private[impl] final class DeltaKeySetFilters(spark: SparkSession, pruning: Delta
             CatalystPredicates.supported(k.dataType) && !keys.isStreaming && dataColumn(rel, k) &&
             (keys.stats.sizeInBytes <= BigInt(maxBytes) || KeySetSize.rereadCheaply(keys, maxBytes)) &&
             pruning.hasFilters(rel, k.name) &&
-            pruning.keySetMayPay(rel, k.name, KeySetSize.estimatedKeys(keys, Some(keyValue)).getOrElse(1.0)) =>
+            pruning.keySetMayPay(rel, k.name, KeySetSize.judgedKeys(keys, Some(keyValue))) =>
         pruning.prunedAtRuntime(relation, rel).map { scan =>
           val dynamic = SparkCompat.dynamicPruningSubquery(k, keys, Seq(keyValue),
             onlyInBroadcast = !KeySetSize.rereadCheaply(keys, maxBytes))
