@@ -10,10 +10,13 @@ import sbt.Keys._
  * its sources and a POM whose only dependencies are what the cluster provides: Spark SQL, parquet-java
  * and Scala, all `provided`, at the versions the jar was compiled against (Spark's Maven artifacts, or for a
  * minor Maven does not serve here, its pinned pyspark's jars).
- * The repository directory comes from $BLOOMPARQUET_MAVEN_REPO.
+ * The repository directory comes from $BLOOMPARQUET_MAVEN_REPO. With $BLOOMPARQUET_RELEASE set
+ * (bin/release), each artifact also gets its API docs as the `-javadoc` jar Maven Central asks for
+ * (Scaladoc: minutes per minor, so the test build leaves it out).
  */
 object MavenArtifacts {
   val repoEnv = "BLOOMPARQUET_MAVEN_REPO"
+  val releaseEnv = "BLOOMPARQUET_RELEASE"
 
   private def provided(group: String, artifact: String, version: String): Elem =
     <dependency>
@@ -30,7 +33,8 @@ object MavenArtifacts {
   def settings(m: SparkMinor): Seq[Setting[_]] = Seq(
     publishMavenStyle := true,
     publishTo := sys.env.get(repoEnv).map(dir => MavenCache("bloomparquet-maven-repo", file(dir))),
-    Compile / packageDoc / publishArtifact := false,
+    Compile / packageDoc / publishArtifact := sys.env.contains(releaseEnv),
+    description := "Parquet split block Bloom filter pushdown for Apache Spark " + m.minor,
     Test / publishArtifact := false,
     pomIncludeRepository := (_ => false),
     // The POM sbt writes names the shaded Caffeine too: its dependencies become the provided ones, at the

@@ -53,7 +53,6 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         "spark.sql.session.timeZone": "UTC",
         "spark.ui.enabled": "false",  # no UI server per test process
         "spark.jars": jar,
-        "spark.driver.extraClassPath": jar,
         # Managed tables of this run's own: not the checkout's spark-warehouse/, nor another test run's.
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
     }

@@ -81,6 +81,27 @@ def test_inspect_reports_filters_estimates_and_statistics(data: Path, capsys) ->
     assert abs(totals["s"]["estimated_ndv"] - ROWS) < 0.05 * ROWS
     code, text, _ = _run(capsys, "inspect", str(data))
     assert code == 0 and "totals" in text and "user-" in text
+    assert totals["id"]["files"] == totals["id"]["files_with_filter"] == 1 and totals["plain"]["files_with_filter"] == 0
+
+
+def test_inspect_summarises_many_files_and_details_on_request(data: Path, tmp_path: Path, capsys) -> None:
+    """More than one file: the totals per column alone by default; ``--detail`` every row group."""
+    lake = tmp_path / "lake"
+    lake.mkdir()
+    for name in ("a.parquet", "b.parquet"):
+        (lake / name).write_bytes(data.read_bytes())
+    pq.write_table(pa.table({"id": [1, 2]}), lake / "c.parquet")  # a file without filters
+    code, report = _json(capsys, "inspect", str(lake))
+    totals = {t["column"]: t for t in report["columns"]}
+    assert code == 0 and totals["id"]["files"] == 3 and totals["id"]["files_with_filter"] == 2, totals
+    assert totals["s"]["files"] == totals["s"]["files_with_filter"] == 2, totals
+    code, summary, _ = _run(capsys, "inspect", str(lake))
+    assert code == 0 and summary.startswith("3 files, 9 row groups") and "per column" in summary, summary
+    assert "2/3" in summary and "a.parquet" not in summary, summary
+    code, detail, _ = _run(capsys, "inspect", str(lake), "--detail")
+    assert code == 0 and "a.parquet" in detail and "c.parquet" in detail and "totals" in detail
+    code, one, _ = _run(capsys, "inspect", str(data), "--summary")
+    assert code == 0 and one.startswith("1 file, ") and "per column" in one
 
 
 def test_estimators_match_the_filter() -> None:
@@ -424,7 +445,7 @@ def test_documented_verify_kinds_are_the_emitted_ones() -> None:
     import bloomparquet.tools.verify as verify
 
     emitted = set(re.findall(r'"kind": "([a-z-]+)"', Path(verify.__file__).read_text()))
-    guide = (Path(__file__).resolve().parents[1] / "docs" / "user-guide.md").read_text()
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     line = guide[guide.index("* `verify`: `{command") : guide.index("* `advise`: `{command")]
     documented = set(re.findall(r"`([a-z]+(?:-[a-z]+)?)` \(", line))
     assert emitted == documented == {"malformed", "impossible", "missing-values"}, (emitted, documented)
@@ -455,3 +476,41 @@ def test_retrofit_dry_run_lists_what_would_be_rewritten_and_writes_nothing(data:
 def test_retrofit_refuses_combinations_it_cannot_run(data: Path, capsys, extra: list[str], message: str) -> None:
     code, out, err = _run(capsys, "retrofit", str(data), "--columns", "plain", *extra)
     assert code == 2 and out == "" and message in err, err
+
+
+def test_every_json_report_is_the_documented_schema(data: Path, tmp_path: Path, capsys) -> None:
+    """What ``--json`` emits is what python/bloomparquet/report.schema.json (shipped with the package,
+    and docs/cli.md) documents: for every JVM-free command, on a file with filters and a broken one."""
+    import importlib.resources
+
+    import jsonschema
+
+    schema = json.loads(importlib.resources.files("bloomparquet").joinpath("report.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"id": pa.array([1, 2, 3], pa.int64())}), bad, bloom_filter_options={"id": {"ndv": 3}})
+    runs = [
+        ("inspect", str(data)),
+        ("inspect", str(data), "--summary"),
+        ("probe", str(data), "s", "user-4242", "nobody"),
+        ("probe", str(data), "plain", "5"),
+        ("verify", str(data)),
+        ("verify", "--rebuild", str(data), str(bad)),
+        ("advise", str(data)),
+        ("retrofit", str(data), "--columns", "plain", "--dry-run"),
+        ("jar",),
+    ]
+    for argv in runs:
+        code, out, err = _run(capsys, *argv, "--json")
+        assert code in (0, 1), (argv, err)
+        report = json.loads(out)
+        title = report["command"] + (" --dry-run" if report.get("dry_run") else "")
+        (one,) = [s for s in schema["oneOf"] if s["title"] == title]  # its own schema: errors that name the field
+        errors = sorted(jsonschema.Draft202012Validator(one).iter_errors(report), key=str)
+        assert not errors, (argv, [f"{list(e.absolute_path)}: {e.message}" for e in errors][:5])
+        jsonschema.validate(report, schema)
+    # The documented finding kinds are the schema's.
+    kinds = next(s for s in schema["oneOf"] if s["title"] == "verify")
+    finding = kinds["properties"]["files"]["items"]["properties"]["findings"]["items"]["properties"]["kind"]["enum"]
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    assert all(f"`{k}`" in guide for k in finding), finding

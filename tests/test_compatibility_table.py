@@ -21,7 +21,7 @@ def _pins() -> dict[str, str]:
 def test_the_table_matches_the_pins() -> None:
     pins = _pins()
     minors = sorted((k for k in pins if re.fullmatch(r"\d+\.\d+", k)), key=lambda m: tuple(map(int, m.split("."))))
-    guide = (ROOT / "docs" / "user-guide.md").read_text()
+    guide = (ROOT / "docs" / "versions.md").read_text()
     block = guide.split("<!-- compatibility:", 1)[1].split("<!-- /compatibility -->", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in block.splitlines() if line.startswith("| ")]
     assert [r[0] for r in rows[1:]] == minors, rows

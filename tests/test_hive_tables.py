@@ -31,7 +31,7 @@ spark = bp.session(**{
     "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={root}/metastore;create=true",
     "spark.driver.extraJavaOptions": f"-Dderby.system.home={root}",
     "spark.sql.session.timeZone": "UTC",
-    "spark.jars": sys.argv[2], "spark.driver.extraClassPath": sys.argv[2]})
+    "spark.jars": sys.argv[2]})
 rows = 40_000
 data = f"{root}/data"
 (spark.range(rows).selectExpr("id", f"(id * 7919) % {rows} * 3 AS k").repartition(2)

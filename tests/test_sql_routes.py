@@ -281,7 +281,10 @@ def test_parquet_opt_in_honours_datetime_rebase_options(spark, tmp_path: Path, m
         {"k": pa.array(range(rows), pa.int64()), "d": pa.array(day, pa.date32()), "t": pa.array(ts, pa.timestamp("us"))}
     )
     path = tmp_path / "ancient.parquet"
-    pq.write_table(table, path, row_group_size=250, use_deprecated_int96_timestamps=True)
+    # Filters on k: the lookup plans through the converted (V2) scan even over one small file.
+    pq.write_table(
+        table, path, row_group_size=250, use_deprecated_int96_timestamps=True, bloom_filter_options={"k": {"ndv": 250}}
+    )
 
     def read() -> DataFrame:
         return (

@@ -35,5 +35,6 @@ def test_the_opt_in_never_decodes_more_than_sparks_scan(tmp_path: Path) -> None:
     args += ["--queries", ",".join(QUERIES), "--rounds", "1", "--conf", "spark.sql.ansi.enabled=false", "--check"]
     done = subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=1200)
     report = done.stdout[done.stdout.find("total seconds") :]
-    assert done.returncode == 0, report + done.stderr[-3000:]
+    failures = "\n".join(line for line in done.stdout.splitlines() if line.strip().startswith("failed:"))
+    assert done.returncode == 0, failures + "\n" + report + done.stderr[-3000:]
     assert "queries where opted-in decoded more rows than parquet: []" in report, report

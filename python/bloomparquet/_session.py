@@ -18,7 +18,6 @@ _JVM_FLAGS = "--add-modules=jdk.incubator.vector"
 _LISTS = {
     "spark.jars": ",",
     "spark.sql.extensions": ",",
-    "spark.driver.extraClassPath": ":",
     "spark.driver.extraJavaOptions": " ",
     "spark.executor.extraJavaOptions": " ",
 }
@@ -37,7 +36,6 @@ def _with_bloomparquet(conf: Mapping[str, object]) -> dict[str, str]:
     ours = {
         "spark.jars": jar,
         "spark.sql.extensions": EXTENSION,
-        "spark.driver.extraClassPath": jar,
         "spark.driver.extraJavaOptions": _JVM_FLAGS,
         "spark.executor.extraJavaOptions": _JVM_FLAGS,
     }
@@ -50,9 +48,9 @@ def _with_bloomparquet(conf: Mapping[str, object]) -> dict[str, str]:
 def configure(builder: SparkSession.Builder, **conf: object) -> SparkSession.Builder:
     """Load bloomparquet on a SparkSession builder.
 
-    Sets ``conf`` on ``builder`` with bloomparquet's jar on the driver and
-    executor class paths (``spark.jars``, ``spark.driver.extraClassPath``), its
-    session extension (``spark.sql.extensions``: the SQL functions and routes)
+    Sets ``conf`` on ``builder`` with bloomparquet's jar in ``spark.jars``
+    (Spark puts it on the driver's and the executors' class paths, and ships it
+    to the cluster in any deploy mode), its session extension (``spark.sql.extensions``: the SQL functions and routes)
     and the Vector API module (``spark.{driver,executor}.extraJavaOptions``)
     appended to what ``conf`` holds for those keys. Works for
     ``SparkSession.builder.remote("local[...]")`` too: PySpark starts the local
@@ -63,7 +61,7 @@ def configure(builder: SparkSession.Builder, **conf: object) -> SparkSession.Bui
     builder : SparkSession.Builder
         The builder to configure (``SparkSession.builder.master(...)``, ...).
     **conf
-        Spark settings. Jars, extensions, class paths and JVM options already
+        Spark settings. Jars, extensions and JVM options already
         set on ``builder`` or given here are kept, bloomparquet's appended.
 
     Returns
@@ -119,7 +117,7 @@ def _check_loaded(spark: SparkSession) -> None:
         raise RuntimeError(
             "bloomparquet: this process already runs a SparkSession started without bloomparquet "
             f"(spark.sql.extensions {'holds' if EXTENSION in extensions else 'lacks'} {EXTENSION}; the jar is "
-            f"{'on' if jar_loaded else 'not on'} the driver's class path: spark.jars, spark.driver.extraClassPath). "
+            f"{'on' if jar_loaded else 'not on'} the driver's class path: spark.jars). "
             "Stop it (spark.stop()) and call bloomparquet.session() again, or start it with "
             "bloomparquet.configure(SparkSession.builder)."
         )
@@ -137,7 +135,7 @@ def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_co
     **spark_conf
         Spark settings, e.g. ``session(**{"spark.sql.shuffle.partitions": "8"})``.
         They win over the helper's defaults (the progress bar off, 4 shuffle
-        partitions; the Spark UI stays on, where scan metrics show); jars, extensions, class paths and JVM options given here
+        partitions; the Spark UI stays on, where scan metrics show); jars, extensions and JVM options given here
         are kept, bloomparquet's appended (as :func:`configure` does).
 
     Returns

@@ -52,7 +52,7 @@ def _inspect(args: argparse.Namespace) -> int:
     from .tools import inspect
 
     report = inspect.run(args.paths, _columns(args), storage=_storage(args, args.paths))
-    _emit(report, args.json, inspect.render)
+    _emit(report, args.json, lambda r: inspect.render(r, summary=args.summary))
     return 0
 
 
@@ -207,7 +207,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bloomparquet {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     out = argparse.ArgumentParser(add_help=False)
-    out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/user-guide.md)")
+    out.add_argument("--json", action="store_true", help="print a JSON report (schema: docs/cli.md)")
     hadoop = argparse.ArgumentParser(add_help=False)
     hadoop.add_argument(
         "--spark",
@@ -237,6 +237,12 @@ def _parser() -> argparse.ArgumentParser:
     ins.set_defaults(handler=_inspect)
     _paths_arg(ins)
     ins.add_argument("--columns", help="comma-separated columns (default: all)")
+    view = ins.add_mutually_exclusive_group()
+    view.add_argument(
+        "--summary", dest="summary", action="store_true", default=None,
+        help="totals per column only (the default for more than one file)",
+    )  # fmt: skip
+    view.add_argument("--detail", dest="summary", action="store_false", help="every row group of every file")
 
     pro = sub.add_parser(
         "probe",

@@ -29,7 +29,7 @@ def read_bloom(spark: SparkSession, path: str | Sequence[str], **options: object
         Parquet files or directories (partitioned directories too).
     **options
         Read options, as ``DataFrameReader.options`` takes them: the ``bloom.*``
-        ones (docs/user-guide.md, "Read options"; keys are case-insensitive) and
+        ones (docs/reading.md, "Read options"; keys are case-insensitive) and
         Spark's Parquet ones (``mergeSchema``, ...). Values may be ``str``,
         ``bool``, ``int`` or ``float``; ``True`` is passed as ``"true"``.
 

@@ -6,7 +6,7 @@ row group, each sized for the row group's real distinct count at the requested
 false-positive probability (no NDV guess needed). ``retrofit`` adds such filters
 to Parquet files that already exist, without rewriting their data.
 
-Every option (key, default, what it accepts) is in docs/user-guide.md, "Options";
+Every option (key, default, what it accepts) is in docs/writing.md, "Options";
 they are checked here as the JVM checks them. Other options (``compression``,
 ``parquet.*``, ...) work as with ``format("parquet")``.
 """

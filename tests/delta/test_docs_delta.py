@@ -16,10 +16,10 @@ pytestmark = pytest.mark.spark
 
 def test_delta_examples_run(spark, tmp_path: Path) -> None:
     namespace = {"spark": spark, "bp": bp}
-    blocks = [(code, line) for lang, code, line in _blocks("docs/user-guide.md") if lang == "python-delta"]
+    blocks = [(code, line) for lang, code, line in _blocks("docs/delta.md") if lang == "python-delta"]
     assert blocks
     try:
         for code, line in blocks:
-            exec(compile(code.replace("/lake/", f"{tmp_path}/"), f"docs/user-guide.md:{line}", "exec"), namespace)  # noqa: S102
+            exec(compile(code.replace("/lake/", f"{tmp_path}/"), f"docs/delta.md:{line}", "exec"), namespace)  # noqa: S102
     finally:
         spark.conf.unset("spark.bloomparquet.delta.enabled")

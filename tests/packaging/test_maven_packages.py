@@ -1,4 +1,4 @@
-"""The Maven artifacts (bin/maven-repo; bin/test publishes them into jvm/target/maven-repo): a cluster
+"""The Maven artifacts (bin/release; bin/test releases into jvm/target/release): a cluster
 user's ``spark-submit --packages io.bloomparquet:bloomparquet-spark-<minor>_<scala>:<version>
 --repositories file://<dir>``, on the oldest and the newest supported Spark, resolves the jar from the
 local repository alone (its POM names only provided dependencies) and prunes a point miss with no
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-REPO = ROOT / "jvm" / "target" / "maven-repo"
+REPO = ROOT / "jvm" / "target" / "release" / "maven"
 PINS = dict(
     line.split("=", 1)
     for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
@@ -40,7 +40,7 @@ def _venv(minor: str) -> Path:
 @pytest.fixture(scope="module", autouse=True)
 def published() -> None:
     if not REPO.is_dir():
-        pytest.fail(f"{REPO} missing: bin/test publishes it (or: bin/maven-repo {REPO})")
+        pytest.fail(f"{REPO} missing: bin/test makes it (or: bin/release {REPO.parent})")
 
 
 @pytest.mark.parametrize("minor", MINORS)

@@ -26,8 +26,15 @@ MINORS = sorted(k for k in PINS if re.fullmatch(r"\d+\.\d+", k))  # not default,
 USER_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
 
 
+RELEASED = ROOT / "jvm" / "target" / "release" / "python"  # bin/test's bin/release
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The release's wheel where bin/test made one, else ``pip wheel`` of this tree."""
+    released = sorted(RELEASED.glob("bloomparquet-*.whl"))
+    if released:
+        return released[-1]
     out = tmp_path_factory.mktemp("dist")
     # pip builds in the tree: a stale build/lib would carry removed modules into the wheel.
     shutil.rmtree(ROOT / "build", ignore_errors=True)

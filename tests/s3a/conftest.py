@@ -44,7 +44,6 @@ def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -
         **local_s3.session_conf(s3_endpoint, **{f"bucket.{BUCKETS['classic']}.input.stream.type": "classic"}),
         "spark.ui.enabled": "false",
         "spark.jars": str(TEST_JAR),
-        "spark.driver.extraClassPath": str(TEST_JAR),
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
         "spark.jars.ivy": str(IVY_HOME),

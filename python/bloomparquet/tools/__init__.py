@@ -3,7 +3,7 @@
 Everything here reads local files with pyarrow (footers, statistics, values)
 and the numpy reference (``bloomparquet.reference``) for filters and hashes: no
 JVM is started. Each command's ``run`` returns a JSON-ready report (the
-``--json`` schema, documented in docs/user-guide.md, "Command line").
+``--json`` schema, documented in docs/cli.md).
 """
 
 from .errors import BadInput

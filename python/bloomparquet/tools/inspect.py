@@ -60,30 +60,37 @@ def _chunk(footer: ParquetFooter, f: BinaryIO, rg: int, c: int, ctype: ColumnTyp
 
 
 def _totals(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per column: the files holding it and those with a filter on it, its chunks, filter bytes, NDV and FPPs."""
     by: dict[str, dict[str, Any]] = {}
     for file in files:
-        for group in file["row_groups"]:
-            for ch in group["columns"]:
-                t = by.setdefault(
-                    ch["column"],
-                    {
-                        "column": ch["column"],
-                        "chunks": 0,
-                        "chunks_with_filter": 0,
-                        "filter_bytes": 0,
-                        "estimated_ndv": 0.0,
-                        "mean_fpp": None,
-                        "max_fpp": None,
-                        "_fpps": [],
-                    },
-                )
-                t["chunks"] += 1
-                if ch["has_filter"]:
-                    t["chunks_with_filter"] += 1
-                    t["filter_bytes"] += ch["filter_bytes"] or 0
-                    t["estimated_ndv"] += ch["estimated_ndv"] or 0.0
-                    if ch["fpp"] is not None:
-                        t["_fpps"].append(ch["fpp"])
+        chunks = [ch for group in file["row_groups"] for ch in group["columns"]]
+        for column in dict.fromkeys(ch["column"] for ch in chunks):
+            t = by.setdefault(
+                column,
+                {
+                    "column": column,
+                    "files": 0,
+                    "files_with_filter": 0,
+                    "chunks": 0,
+                    "chunks_with_filter": 0,
+                    "filter_bytes": 0,
+                    "estimated_ndv": 0.0,
+                    "mean_fpp": None,
+                    "max_fpp": None,
+                    "_fpps": [],
+                },
+            )
+            t["files"] += 1
+            t["files_with_filter"] += any(ch["has_filter"] for ch in chunks if ch["column"] == column)
+        for ch in chunks:
+            t = by[ch["column"]]
+            t["chunks"] += 1
+            if ch["has_filter"]:
+                t["chunks_with_filter"] += 1
+                t["filter_bytes"] += ch["filter_bytes"] or 0
+                t["estimated_ndv"] += ch["estimated_ndv"] or 0.0
+                if ch["fpp"] is not None:
+                    t["_fpps"].append(ch["fpp"])
     for t in by.values():
         fpps = t.pop("_fpps")
         if fpps:
@@ -91,10 +98,20 @@ def _totals(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(by.values())
 
 
-def render(report: dict[str, Any]) -> str:
-    """The text form of an ``inspect`` report."""
+def render(report: dict[str, Any], summary: bool | None = None) -> str:
+    """The text form of an ``inspect`` report: every file's row groups then the totals per column, or
+    (``summary``; by default when the report covers more than one file) the totals alone."""
+    files = report["files"]
+    if summary is None:
+        summary = len(files) > 1
     out = []
-    for file in report["files"]:
+    if summary:
+        groups = sum(len(f["row_groups"]) for f in files)
+        rows = sum(f["num_rows"] for f in files)
+        out.append(
+            f"{count(len(files), 'file')}, {count(groups, 'row group')}, {count(rows, 'row')} (--detail: per row group)"
+        )
+    for file in [] if summary else files:
         rows = []
         for g in file["row_groups"]:
             for ch in g["columns"]:
@@ -118,9 +135,10 @@ def render(report: dict[str, Any]) -> str:
             table(rows, ["rg", "column", "filter B", "offset", "length", "~ndv", "fpp", "min", "max", "problems"])
         )
         out.append("")
-    rows = [
+    totals = [
         [
             t["column"],
+            f"{t['files_with_filter']}/{t['files']}",
             t["chunks"],
             t["chunks_with_filter"],
             fmt_int(t["filter_bytes"]),
@@ -130,6 +148,20 @@ def render(report: dict[str, Any]) -> str:
         ]
         for t in report["columns"]
     ]
-    out.append("totals")
-    out.append(table(rows, ["column", "chunks", "with filter", "filter B", "~ndv (sum)", "mean fpp", "max fpp"]))
+    out.append("per column" if summary else "totals")
+    out.append(
+        table(
+            totals,
+            [
+                "column",
+                "files with filter",
+                "row groups",
+                "with filter",
+                "filter B",
+                "~ndv (sum)",
+                "mean fpp",
+                "max fpp",
+            ],
+        )
+    )
     return "\n".join(out)

@@ -117,9 +117,6 @@ object CatalystPlans {
     }
   }
 
-  /** Whether `plan` joins anything. */
-  def hasJoin(plan: LogicalPlan): Boolean = plan.find(_.isInstanceOf[Join]).isDefined
-
   /**
    * The files a relation's `location` scans: a catalog table's narrowed to the partitions
    * `partitionFilters` keep (as `PruneFileSourcePartitions` does, custom locations kept), a

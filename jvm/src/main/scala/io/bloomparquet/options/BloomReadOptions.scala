@@ -41,7 +41,7 @@ final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: L
 
 /**
  * The read options of the `bloomparquet` source, typed. What each means, its
- * default and what it accepts: [[OptionRegistry]] (docs/user-guide.md, "Options"). A scan
+ * default and what it accepts: [[OptionRegistry]] (docs/reading.md, "Read options"). A scan
  * holds them in its [[ReadSettings]], with what the session says.
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,

@@ -5,7 +5,7 @@ import scala.util.matching.Regex
 /**
  * The registry rendered for the outside: the JSON Python validates with
  * (`python/bloomparquet/_options.json`) and the options tables of
- * docs/user-guide.md. `bin/gen-options` writes both; OptionFilesSuite fails
+ * the docs pages under docs/. `bin/gen-options` writes both; OptionFilesSuite fails
  * when the committed ones differ.
  */
 object OptionDocs {

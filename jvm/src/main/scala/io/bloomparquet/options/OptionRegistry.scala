@@ -8,7 +8,7 @@ import io.bloomparquet.options.Scope._
  * and the process-wide Spark confs. Validation ([[OptionValidator]]), the
  * typed views ([[BloomReadOptions]], [[io.bloomparquet.write.BloomWriteOptions]]), the Python mirror
  * (`python/bloomparquet/_options.json`) and the options tables of
- * docs/user-guide.md all come from here (`bin/gen-options` regenerates the last two).
+ * the docs pages all come from here (`bin/gen-options` regenerates the last two).
  */
 object OptionRegistry {
   // --- read ---

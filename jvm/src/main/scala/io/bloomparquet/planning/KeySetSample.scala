@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 import io.bloomparquet.pruning.KeySetPayoff.RowGroupSample
 import io.bloomparquet.sbbf.{BloomFilterReader, FillEstimates, FilterFound}
 import io.bloomparquet.schema.ColumnResolver
@@ -19,7 +20,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
  * for one top-level column, its filter's false-positive rate and distinct count from the filter's
  * bits, its numeric min/max and its rows. At most [[RowGroups]] filters are read, through the planning cache, so a scan that
  * then probes them reads them once. None when a sampled file or filter can't be read or is
- * encrypted: nothing known, the filter stays.
+ * encrypted: nothing known, the filter stays. A file version's samples are kept (small, a few per
+ * file): planning asks again for every query over the same files, and counting a filter's bits costs.
  */
 object KeySetSample {
 
@@ -35,7 +37,22 @@ object KeySetSample {
       if (perFile.exists(_.isEmpty)) None else Some(perFile.flatten.flatten)
     } catch { case NonFatal(_) => None }
 
+  private val judged: Cache[(FileKey, String, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
+    .maximumSize(16384)
+    .executor((task: Runnable) => task.run())
+    .build[(FileKey, String, Boolean), Seq[RowGroupSample]]()
+
+  /** A file version's samples, kept where the cache is wanted; what could not be read is judged anew. */
   private def file(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
+      conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] =
+    if (!useCache) read(key, listed, column, caseSensitive, conf, useCache)
+    else Option(judged.getIfPresent((key, column, caseSensitive))).orElse {
+      val read = this.read(key, listed, column, caseSensitive, conf, useCache)
+      read.foreach(judged.put((key, column, caseSensitive), _))
+      read
+    }
+
+  private def read(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
       conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] = {
     val footer = BloomColumns.footer(key, conf, useCache, listed)
     if (FileDecryption.isEncrypted(footer)) None

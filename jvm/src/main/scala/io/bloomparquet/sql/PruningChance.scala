@@ -28,10 +28,29 @@ object PruningChance extends PredicateHelper {
    * `OR` becomes an anti or existence join, which keeps every row of this side: it cannot prune.
    */
   def inFilter(condition: Expression, mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
-    converts(condition) || splitConjunctivePredicates(condition).exists {
+    converts(condition) || inSubqueries(condition, mayPay)
+
+  /** Could a predicate subquery of the filter (`IN (SELECT ...)`, a correlated `EXISTS`) prune, as in [[inFilter]]? */
+  def inSubqueries(condition: Expression, mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
+    splitConjunctivePredicates(condition).exists {
       case InListSubquery(key: Attribute, keys) => mayPay(key, keys, keys.output.head)
       case CorrelatedExists(keys, pairs) => pairs.exists { case (column, key) => mayPay(column, keys, key) }
       case _ => false
+    }
+
+  /**
+   * Could the filter's literal predicates (those that convert to bloom predicates) prune at planning
+   * more than Spark's own reader prunes in its task? Only where a predicate's column has bloom filters
+   * in the files (`filtered`), the relation spans more than one split (planning can spare tasks, not
+   * only row groups), or Spark's reader is not given the predicate (`handedToSpark`: it withholds
+   * what its pushdown has lost rows on). Otherwise, one task reads the relation either way, and
+   * parquet-java skips its row groups by statistics and dictionaries as planning would.
+   */
+  def literalsMayPay(condition: Expression, singleSplit: Boolean, filtered: String => Boolean,
+      handedToSpark: Expression => Boolean): Boolean =
+    splitConjunctivePredicates(condition).exists { c =>
+      CatalystPredicates.convert(c).isDefined &&
+      (!singleSplit || c.references.exists(a => filtered(a.name)) || !handedToSpark(c))
     }
 
   /**
@@ -39,32 +58,49 @@ object PruningChance extends PredicateHelper {
    * of one of its columns (directly, or renamed by a projection or an aggregate) with keys from the
    * join's other side where `mayPay(column, keys side, key expression)`.
    */
-  def inJoins(plan: LogicalPlan, output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean = {
-    val ours = AttributeSet(output)
-    lazy val renamed: Map[ExprId, Attribute] = plan.flatMap(_.expressions).flatMap(_.collect {
-      case a @ Alias(inner: Attribute, _) => a.exprId -> inner
-    }).toMap
-    def source(a: Attribute, seen: Int = 0): Attribute =
-      renamed.get(a.exprId).filter(_ => seen < 64).fold(a)(inner => source(inner, seen + 1))
-    plan.exists {
-      case ConditionedJoin(left, right, joinType, condition, _, _) =>
-        // The sides a runtime filter may prune: an outer join keeps its preserved side's rows.
-        def keysFor(k: Expression, v: Expression): Option[LogicalPlan] =
-          if (k.references.subsetOf(left.outputSet) && v.references.subsetOf(right.outputSet) &&
-            Set[JoinType](Inner, LeftSemi, RightOuter)(joinType)) Some(right)
-          else if (k.references.subsetOf(right.outputSet) && v.references.subsetOf(left.outputSet) &&
-            Set[JoinType](Inner, LeftOuter)(joinType)) Some(left)
-          else None
-        splitConjunctivePredicates(condition).exists {
-          case EqualTo(a, b) => Seq(a -> b, b -> a).exists {
-              case (k: Attribute, v) if v.references.nonEmpty =>
-                val column = source(k)
-                ours.contains(column) && keysFor(k, v).exists(mayPay(column, _, v))
-              case _ => false
-            }
-          case _ => false
-        }
-      case _ => false
+  def inJoins(plan: LogicalPlan, output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
+    JoinKeys.of(plan).mayPrune(output, mayPay)
+
+  /** A column a join's keys could filter at runtime (traced back through renames), the join side the keys come from, and the key. */
+  final case class JoinKey(column: Attribute, keys: LogicalPlan, key: Expression)
+
+  /**
+   * Every [[JoinKey]] of a plan, found in one walk: a rule that judges each relation of a plan asks
+   * this once per plan, not once per relation (the walk and the renames cost more than the verdicts).
+   */
+  final class JoinKeys private (val all: Seq[JoinKey]) {
+    def mayPrune(output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean = {
+      val ours = AttributeSet(output)
+      all.exists(k => ours.contains(k.column) && mayPay(k.column, k.keys, k.key))
+    }
+  }
+
+  object JoinKeys {
+    def of(plan: LogicalPlan): JoinKeys = {
+      lazy val renamed: Map[ExprId, Attribute] = plan.flatMap(_.expressions).flatMap(_.collect {
+        case a @ Alias(inner: Attribute, _) => a.exprId -> inner
+      }).toMap
+      def source(a: Attribute, seen: Int = 0): Attribute =
+        renamed.get(a.exprId).filter(_ => seen < 64).fold(a)(inner => source(inner, seen + 1))
+      new JoinKeys(plan.flatMap {
+        case ConditionedJoin(left, right, joinType, condition, _, _) =>
+          // The sides a runtime filter may prune: an outer join keeps its preserved side's rows.
+          val (leftSet, rightSet) = (left.outputSet, right.outputSet)
+          def keysFor(k: Expression, v: Expression): Option[LogicalPlan] =
+            if (k.references.subsetOf(leftSet) && v.references.subsetOf(rightSet) &&
+              Set[JoinType](Inner, LeftSemi, RightOuter)(joinType)) Some(right)
+            else if (k.references.subsetOf(rightSet) && v.references.subsetOf(leftSet) &&
+              Set[JoinType](Inner, LeftOuter)(joinType)) Some(left)
+            else None
+          splitConjunctivePredicates(condition).flatMap {
+            case EqualTo(a, b) => Seq(a -> b, b -> a).flatMap {
+                case (k: Attribute, v) if v.references.nonEmpty => keysFor(k, v).map(JoinKey(source(k), _, v))
+                case _ => None
+              }
+            case _ => Nil
+          }
+        case _ => Nil
+      })
     }
   }
 }

@@ -23,10 +23,11 @@ final case class UnprunableOnV1(spark: SparkSession) extends Rule[LogicalPlan] {
     // Every relation over the same files keeps the same route, so copies of one subplan (a CTE
     // referenced twice) still reuse each other's exchanges.
     def files(t: BloomParquetTable): Set[String] = t.fileIndex.rootPaths.map(_.toString).toSet
+    lazy val joins = PruningChance.JoinKeys.of(plan)
     val prunable = plan.collect {
       case Filter(condition, FormatRelation(t, _)) if PruningChance.inFilter(condition, KeySetSize.payingOn(t)) => files(t)
     }.toSet ++ plan.collect {
-      case FormatRelation(t, output) if PruningChance.inJoins(plan, output, KeySetSize.payingOn(t)) => files(t)
+      case FormatRelation(t, output) if joins.mayPrune(output, KeySetSize.payingOn(t)) => files(t)
     }
     plan.transformUp {
       case r @ FormatRelation(table, output) if !prunable(files(table)) => onV1(table, output).getOrElse(r)

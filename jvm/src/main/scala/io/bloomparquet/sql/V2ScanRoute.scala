@@ -3,11 +3,11 @@ package io.bloomparquet.sql
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.CatalystPlans
 import io.bloomparquet.compat.CatalystPlans.{FileRelation, V1FileRelation, V2Relation, listedFiles}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.{SqlParquet, SqlPlanTimePruning}
 import io.bloomparquet.options.OptionSpec
+import io.bloomparquet.pruning.PushdownSafety
 import io.bloomparquet.spark.{BloomParquetFileFormat, BloomParquetTable, ListedBloomParquetTable}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeSet, Expression, PredicateHelper, SubqueryExpression}
@@ -44,12 +44,13 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     // A relation takes the V2 scan only where it could prune; elsewhere it stays on Spark's V1 scan
     // (plain Parquet read through our format by [[KeptV1Parquet]]), decided again in every round of
     // the batch: filters move down meanwhile. [[UnprunableOnV1]] does the same for the format route.
+    lazy val joins = PruningChance.JoinKeys.of(plan)
     def worthIt(rel: FileRelation, condition: Option[Expression]): Boolean =
-      if (condition.exists(PruningChance.converts)) true
-      else if (!CatalystPlans.hasJoin(plan) && !condition.exists(SubqueryExpression.hasSubquery)) false
+      if (condition.exists(c => PruningChance.converts(c) && literalsMayPay(rel, c))) true
+      else if (joins.all.isEmpty && !condition.exists(SubqueryExpression.hasSubquery)) false
       else {
         val paying = judge(rel, condition).fold((_: Attribute, _: LogicalPlan, _: Expression) => false)(KeySetSize.payingOn)
-        condition.exists(PruningChance.inFilter(_, paying)) || PruningChance.inJoins(plan, rel.output, paying)
+        condition.exists(PruningChance.inSubqueries(_, paying)) || joins.mayPrune(rel.output, paying)
       }
     // Relations over the same files under the same filter (copies of one subplan, a CTE referenced
     // twice) take the same route, so they still reuse each other's exchanges. Under other filters
@@ -83,6 +84,16 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
   }
 
   private def enabled(spec: OptionSpec[Boolean]): Boolean = spec.from(spark.conf.getOption)
+
+  /**
+   * [[PruningChance.literalsMayPay]] for a relation, on the files it would read; where they cannot
+   * be listed, planning is tried.
+   */
+  private def literalsMayPay(rel: FileRelation, condition: Expression): Boolean = judge(rel, Some(condition)).forall { t =>
+    val files = t.fileIndex.allFiles()
+    val singleSplit = files.size <= 1 && files.map(_.getLen).sum <= SparkCompat.sqlConf(spark).filesMaxPartitionBytes
+    PruningChance.literalsMayPay(condition, singleSplit, t.isRuntimeFilterColumn, PushdownSafety.safe(_, t.dataSchema))
+  }
 
   // The tables key sets are judged against, per file index and partition filters: the batch runs
   // this rule until nothing changes, and a relation left on V1 is judged again in every round.

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types._
 /**
  * The write options, typed and checked against the data's schema before any data is
  * written (in `write`: `options` knows keys and values, not schemas). What each
- * means, its default and what it accepts: [[OptionRegistry]] (docs/user-guide.md,
+ * means, its default and what it accepts: [[OptionRegistry]] (docs/writing.md,
  * "Options"). Column names follow `spark.sql.caseSensitive`.
  *
  * Supported column types: byte, short, int, long, float, double, decimal, string,

@@ -7,9 +7,9 @@ class OptionFilesSuite extends munit.FunSuite {
     assertEquals(OptionFiles.read(OptionFiles.json), OptionDocs.json, "run bin/gen-options")
   }
 
-  test("docs/user-guide.md's option tables are the registry's rendering, one per scope") {
-    val guide = OptionFiles.read(OptionFiles.guide)
-    assertEquals(guide, OptionDocs.updateTables(guide), "run bin/gen-options")
-    Scope.all.foreach(s => assert(guide.contains(s"<!-- options:${s.name}:begin -->"), s.name))
+  test("the docs pages' option tables are the registry's rendering, one per scope") {
+    val pages = OptionFiles.pages.map(OptionFiles.read)
+    OptionFiles.pages.zip(pages).foreach { case (p, text) => assertEquals(text, OptionDocs.updateTables(text), s"$p: run bin/gen-options") }
+    Scope.all.foreach(s => assertEquals(pages.count(_.contains(s"<!-- options:${s.name}:begin -->")), 1, s.name))
   }
 }
