@@ -55,10 +55,6 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         # bloomparquet.session appends its own extension to this list: first or last as asked.
         "spark.sql.extensions": f"{EXTENSION},{DELTA_EXTENSION}" if ours_first else DELTA_EXTENSION,
     }
-    if not pyspark.__version__.startswith("3."):
-        # Test-only JVM code (LoggedWarnings), compiled for Scala 2.13 with the default minor's Spark.
-        test_jar = Path(__file__).resolve().parents[2] / "jvm" / "target" / "bloomparquet-tests.jar"
-        conf["spark.jars"] = conf["spark.driver.extraClassPath"] = str(test_jar)
     # BLOOMPARQUET_MASTER=local-cluster[2,1,1024]: executors in JVMs of their own (our row-group
     # selections serialized with the job).
     master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")

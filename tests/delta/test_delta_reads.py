@@ -360,20 +360,3 @@ def test_key_set_joins_prune_files(spark, table: Path, present: int, how: str) -
     assert 1 <= m["bloomFilesTotal"] - m["bloomFilesPruned"] <= 3, m
     assert any(present in r for r in got)
     same_rows(spark, lambda: query([present, miss, 7]))  # adaptive, as by default
-
-
-@pytest.mark.skipif(SPARK3, reason="the test jar (LoggedWarnings) is built for Scala 2.13")
-def test_bloom_options_on_a_delta_read_without_the_conf_are_warned_about(spark, tmp_path: Path) -> None:
-    logged = spark._jvm.io.bloomparquet.testing.LoggedWarnings
-    logged.start()
-    path = str(tmp_path / "t")
-    write_delta(spark, keys_frame(spark, 2_000, 1), Path(path))
-    read = spark.read.format("delta").option("bloom.filterReads", "whole").load(path)
-    with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "false"}):
-        assert read.where("k = 1").count() == read.where("k = 1").count()
-    said = [w for w in logged.all() if "bloom.filterreads" in w.lower() and "Delta Lake" in w]
-    assert len(said) == 1 and "spark.bloomparquet.delta.enabled=true" in said[0], said
-    # With the conf on, the options count: nothing to warn about.
-    with spark_conf(spark, {"spark.bloomparquet.delta.enabled": "true"}):
-        read.where("k = 3").count()
-    assert len([w for w in logged.all() if "bloom.filterreads" in w.lower() and "Delta Lake" in w]) == 1

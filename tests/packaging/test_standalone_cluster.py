@@ -1,8 +1,10 @@
 """bloomparquet on a real cluster manager: a Spark standalone master and worker started here on
 localhost from the default minor's pyspark, then (a) a PySpark application in client mode that loads
 bloomparquet with ``configure`` (executors in the worker's JVMs), and (b) a JVM application submitted
-with ``spark-submit --deploy-mode cluster --packages`` from the release's Maven repository, its driver
-started by the worker (Spark runs Python applications on standalone in client mode only). Both prune a
+with ``spark-submit --deploy-mode cluster``, its driver started by the worker (Spark runs Python
+applications on standalone in client mode only), with the jar of the release's Maven repository:
+resolved with ``--packages`` by the driver, and given with ``--jars`` for the executors (on standalone
+a cluster-mode driver resolves packages onto its own class path only, SPARK-12559). Both prune a
 point miss with no scan task and return the rows Spark's ``parquet`` returns with pushdown off. The
 master and worker are stopped by the test."""
 
@@ -55,10 +57,18 @@ def _master_state(ui: int) -> dict:
         return json.load(r)
 
 
+WORK: list[Path] = []  # the worker's directory: drivers it starts log there
+
+
+def _driver_logs(tail: int = 3000) -> str:
+    return "\n".join(f"{p}:\n{p.read_text()[-tail:]}" for w in WORK for p in sorted(w.glob("driver-*/stderr")))
+
+
 @pytest.fixture(scope="module")
 def master(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A standalone master and one worker (2 cores, 3 GiB) on localhost; the master's URL."""
     tmp = tmp_path_factory.mktemp("standalone")
+    WORK.append(tmp / "work")
     port, ui, worker_ui = _free_port(), _free_port(), _free_port()
     spark_class = str(HOME / "bin" / "spark-class")
     logs = [(tmp / "master.log").open("w"), (tmp / "worker.log").open("w")]
@@ -130,6 +140,7 @@ def test_jvm_app_in_cluster_deploy_mode_with_packages(master: str, tmp_path: Pat
         "--class", "io.bloomparquet.testing.LookupApp",
         "--packages", f"io.bloomparquet:{ARTIFACT}:{VERSION}",
         "--repositories", REPO.as_uri(),
+        "--jars", (REPO / "io" / "bloomparquet" / ARTIFACT / VERSION / f"{ARTIFACT}-{VERSION}.jar").as_uri(),
         "--conf", f"spark.jars.ivy={tmp_path / 'ivy'}",  # an empty ivy home: the jar comes from the release
         "--conf", "spark.sql.extensions=io.bloomparquet.BloomParquetExtensions",
         "--conf", f"spark.driver.extraJavaOptions={VECTOR}",
@@ -139,9 +150,8 @@ def test_jvm_app_in_cluster_deploy_mode_with_packages(master: str, tmp_path: Pat
         str(TEST_JAR), str(tmp_path / "data"), str(result),
     ]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=_env(), timeout=900)
-    assert done.returncode == 0, done.stderr[-4000:]
-    assert f"io.bloomparquet#{ARTIFACT};{VERSION} from" in done.stderr  # ivy's resolution report
-    assert result.is_file(), f"the cluster-mode driver wrote no result:\n{done.stderr[-4000:]}"
+    assert done.returncode == 0 and result.is_file(), f"{done.stderr[-3000:]}\n{_driver_logs()}"
+    assert f"io.bloomparquet#{ARTIFACT};{VERSION} from" in _driver_logs(tail=10**7)  # ivy's, in the driver
     seen = json.loads(result.read_text())
     assert seen["spark"] == PINS[MINOR] and "io.bloomparquet.BloomParquetExtensions" in seen["extensions"], seen
     assert seen["miss_rows"] == 0 and seen["miss_tasks"] == 0 and seen["pruned"] == seen["row_groups"] > 1, seen

@@ -1,8 +1,6 @@
 package io.bloomparquet.delta
 
-import io.bloomparquet.compat.CatalystPlans.V1FileRelation
 import io.bloomparquet.options.OptionRegistry.DeltaEnabled
-import io.bloomparquet.options.OptionSpec
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -29,23 +27,7 @@ object DeltaReads {
   final case class OnDemand(spark: SparkSession) extends Rule[LogicalPlan] {
     // The context loader of the first query with the conf on: the one that sees Delta's packages.
     @transient private lazy val resolved: Rule[LogicalPlan] = resolve(spark)
-    override def apply(plan: LogicalPlan): LogicalPlan =
-      if (!enabled(spark)) {
-        warnIgnoredOptions(plan)
-        plan
-      } else resolved(plan)
-  }
-
-  /**
-   * `bloom.*` read options on a Delta read take effect only with the conf on; with it off they would
-   * do nothing, silently: a warning (once per option set) says which conf makes them count.
-   */
-  private def warnIgnoredOptions(plan: LogicalPlan): Unit = plan.foreach {
-    case V1FileRelation(rel) if rel.location.getClass.getName.startsWith("org.apache.spark.sql.delta.") =>
-      val ignored = rel.options.keys.filter(_.toLowerCase(java.util.Locale.ROOT).startsWith("bloom.")).toSeq.sorted
-      if (ignored.nonEmpty) OptionSpec.warnOnce(s"read options ${ignored.mkString(", ")} on a Delta Lake table have no " +
-        s"effect unless ${DeltaEnabled.key}=true (Delta Lake reads are pruned only with it on)")
-    case _ =>
+    override def apply(plan: LogicalPlan): LogicalPlan = if (!enabled(spark)) plan else resolved(plan)
   }
 
   private def resolve(spark: SparkSession): Rule[LogicalPlan] =
