@@ -49,7 +49,7 @@ object KeySetSize {
    */
   def judgedKeys(plan: LogicalPlan, key: Option[Expression]): Double = estimatedKeys(plan, key).getOrElse(1.0)
 
-  /** For [[PruningChance.inJoins]]: may keys (their plan, their column) give `table`'s column a runtime filter that pays? */
+  /** For [[PruningChance.JoinKeys.mayPrune]]: may keys (their plan, their column) give `table`'s column a runtime filter that pays? */
   def payingOn(table: BloomParquetTable): (Attribute, LogicalPlan, Expression) => Boolean =
     (column, keys, key) => table.runtimeFilterMayPay(column.name, judgedKeys(keys, Some(key)))
 

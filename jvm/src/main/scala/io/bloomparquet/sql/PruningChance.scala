@@ -53,20 +53,15 @@ object PruningChance extends PredicateHelper {
       (!singleSplit || c.references.exists(a => filtered(a.name)) || !handedToSpark(c))
     }
 
-  /**
-   * Could a join of `plan` give the relation with `output` a runtime filter that pays? An equality
-   * of one of its columns (directly, or renamed by a projection or an aggregate) with keys from the
-   * join's other side where `mayPay(column, keys side, key expression)`.
-   */
-  def inJoins(plan: LogicalPlan, output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean =
-    JoinKeys.of(plan).mayPrune(output, mayPay)
-
   /** A column a join's keys could filter at runtime (traced back through renames), the join side the keys come from, and the key. */
   final case class JoinKey(column: Attribute, keys: LogicalPlan, key: Expression)
 
   /**
    * Every [[JoinKey]] of a plan, found in one walk: a rule that judges each relation of a plan asks
    * this once per plan, not once per relation (the walk and the renames cost more than the verdicts).
+   * [[JoinKeys.mayPrune]]: could a join give the relation with `output` a runtime filter that pays? An
+   * equality of one of its columns (directly, or renamed by a projection or an aggregate) with keys
+   * from the join's other side where `mayPay(column, keys side, key expression)`.
    */
   final class JoinKeys private (val all: Seq[JoinKey]) {
     def mayPrune(output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean = {
