@@ -14,7 +14,6 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.util.SerializableConfiguration
 
 /**
  * The V1 face of `bloomparquet`, which Spark uses for catalog tables
@@ -55,16 +54,20 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     val skipping = if (bloom.enabled) PageSkipping.of(sparkSession, bloom.sparkPushdown, toSpark) else None
     // Spark made this configuration for this scan alone (its own Parquet format sets keys on it too).
     if (bloom.enabled) InTaskParquet.configure(hadoopConf, bloom.sparkPushdown)
-    def reader(conf: Configuration) = super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema,
-      requiredSchema, toSpark, options, conf)
-    val plain = reader(hadoopConf)
+    val broadcasts = ScanBroadcasts.of(sparkSession, hadoopConf)
+    def reader(pageSkipping: Boolean) =
+      broadcasts.reader(Seq(pageSkipping, dataSchema, partitionSchema, requiredSchema, toSpark, options)) {
+        super.buildReaderWithPartitionValues(sparkSession, dataSchema, partitionSchema, requiredSchema, toSpark,
+          options, if (pageSkipping) PageSkipping.on(hadoopConf) else hadoopConf)
+      }
+    val plain = reader(pageSkipping = false)
     val predicate =
       if (!bloom.enabled || SparkCompat.matchesByFieldId(settings.fieldIdRead, requiredSchema)) None
       else SourceFilters.fromFilters(filters, dataSchema, settings.caseSensitive)
     if (predicate.isEmpty && skipping.isEmpty) plain
     else {
-      val conf = sparkSession.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
-      val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
+      val conf = broadcasts.configuration(hadoopConf)
+      val read = skipping.fold(plain)(_.choose(plain, reader(pageSkipping = true), conf))
       predicate match {
         case None => read
         case Some(p) =>

@@ -13,7 +13,6 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.util.SerializableConfiguration
 
 /**
  * The format of a V1 Parquet scan bloomparquet pruned while planning (a Delta Lake read), made of
@@ -44,7 +43,7 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
     val skipping = PageSkipping.of(spark, pushdown, pushed)
     if ((files eq PrunedScanFormat.NoRowGroups) && skipping.isEmpty) plain
     else {
-      val conf = spark.sparkContext.broadcast(new SerializableConfiguration(hadoopConf))
+      val conf = ScanBroadcasts.of(spark, hadoopConf).configuration(hadoopConf)
       val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
       val kept = files
       val gap = gapBytes
