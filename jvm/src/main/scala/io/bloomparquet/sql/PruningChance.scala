@@ -66,7 +66,10 @@ object PruningChance extends PredicateHelper {
   final class JoinKeys private (val all: Seq[JoinKey]) {
     def mayPrune(output: Seq[Attribute], mayPay: (Attribute, LogicalPlan, Expression) => Boolean): Boolean = {
       val ours = AttributeSet(output)
-      all.exists(k => ours.contains(k.column) && mayPay(k.column, k.keys, k.key))
+      // Keys that are no rows (a branch the optimizer is still folding away, as a UNION ALL branch a
+      // literal ruled out) give no filter: Spark removes their join. Sized by Spark's statistics,
+      // they would look like one key and send every relation over the same files to the V2 scan.
+      all.exists(k => ours.contains(k.column) && !k.keys.maxRows.contains(0L) && mayPay(k.column, k.keys, k.key))
     }
   }
 

@@ -1,6 +1,9 @@
 package io.bloomparquet.sql
 
 import org.apache.spark.sql.catalyst.expressions.{And, AttributeReference, EqualTo, Expression, GreaterThan, Literal}
+import org.apache.spark.sql.catalyst.plans.Inner
+import org.apache.spark.sql.catalyst.plans.logical.{Join, JoinHint, LocalRelation, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
 /** When a relation's literal predicates may prune at planning more than Spark's own reader does in its task. */
@@ -27,5 +30,18 @@ class PruningChanceSuite extends munit.FunSuite {
     val both = And(GreaterThan(year, Literal(2000)), EqualTo(name, Literal("x")))
     assert(mayPay(both, singleSplit = true, filtered = Set("name")))
     assert(!mayPay(both, singleSplit = true, filtered = Set("d_year")))
+  }
+
+  test("join keys from a side that is no rows give no runtime filter; keys with rows may") {
+    val fact = LocalRelation(AttributeReference("ss_customer_sk", IntegerType)())
+    val customer = AttributeReference("c_customer_sk", IntegerType)()
+    val key = fact.output.head
+    def joined(keys: LocalRelation) =
+      Join(fact, Project(keys.output, keys), Inner, Some(EqualTo(key, keys.output.head)), JoinHint.NONE)
+    val anyKeys = (_: AttributeReference, _: LogicalPlan, _: Expression) => true
+    val empty = LocalRelation(customer)
+    val some = LocalRelation(Seq(customer), Seq(InternalRow(1)))
+    assert(!PruningChance.JoinKeys.of(joined(empty)).mayPrune(fact.output, anyKeys))
+    assert(PruningChance.JoinKeys.of(joined(some)).mayPrune(fact.output, anyKeys))
   }
 }
