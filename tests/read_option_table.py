@@ -24,6 +24,7 @@ import bloomparquet
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
 OPTIONS_JSON = Path(bloomparquet.__file__).with_name("_options.json")
+SESSION_READ = "spark.bloomparquet.read."  # + a read option's key without "bloom.": the session's default of it
 
 # The data (``write_data``): FILES files of ROWS_PER_FILE rows in 9 row groups each. ``k`` carries bloom
 # filters and is shuffled (statistics can't prune it), its keys even (odd ones are absent); ``d`` (even ints
@@ -61,7 +62,13 @@ def registry_read_keys() -> list[str]:
     """Every read option's key and every deprecated key of one, from the registry's generated mirror."""
     options = json.loads(OPTIONS_JSON.read_text())["options"]
     read = [o for o in options if "read" in o["scopes"]]
-    return [o["key"] for o in read] + [d["key"] for o in read for d in o["deprecatedKeys"]]
+    return [o["key"] for o in read] + registry_deprecated_read_keys()
+
+
+def registry_deprecated_read_keys() -> list[str]:
+    """The deprecated keys of read options: they keep working as read options, and have no session form."""
+    options = json.loads(OPTIONS_JSON.read_text())["options"]
+    return [d["key"] for o in options if "read" in o["scopes"] for d in o["deprecatedKeys"]]
 
 
 EFFECT = "effect"
@@ -80,6 +87,17 @@ class Route:
 
     frame: Callable
     confs: dict[str, str]
+    session: bool = (
+        False  # the options are given as the session's defaults (spark.bloomparquet.read.*), not to the read
+    )
+
+    def given_key(self, key: str) -> str:
+        """The name ``key`` is given under on this route."""
+        return SESSION_READ + key.removeprefix("bloom.") if self.session else key
+
+    def given(self, options: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+        """(the read's options, session confs) giving ``options`` on this route."""
+        return ({}, {self.given_key(k): v for k, v in options.items()}) if self.session else (options, {})
 
 
 @dataclass
@@ -97,8 +115,9 @@ class Cell:
     def run(
         self, options: dict[str, str], where: str, confs: dict[str, str] | None = None, path: str | None = None
     ) -> tuple[list, dict[str, int]]:
-        with spark_conf(self.spark, {**self.route.confs, **(confs or {})}):
-            df = self.route.frame(self.spark, path or str(self.path), options, where)
+        read_options, session = self.route.given(options)
+        with spark_conf(self.spark, {**self.route.confs, **session, **(confs or {})}):
+            df = self.route.frame(self.spark, path or str(self.path), read_options, where)
             rows = sorted(map(tuple, df.collect()))
             return rows, self.metrics(df)
 
@@ -300,7 +319,8 @@ def check_cell(cell: Cell, key: str, route_name: str, bad_error: type[BaseExcept
     values, where, bad = VALUES[key]
     with pytest.raises(bad_error) as failed:
         cell.run({key: bad}, where)
-    assert re.search(rf"option '{re.escape(key)}' = '{re.escape(bad)}'", str(failed.value), re.IGNORECASE), (
+    given = cell.route.given_key(key)
+    assert re.search(rf"option '{re.escape(given)}' = '{re.escape(bad)}'", str(failed.value), re.IGNORECASE), (
         route_name,
         str(failed.value)[:500],
     )

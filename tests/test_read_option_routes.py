@@ -14,7 +14,17 @@ import pytest
 
 import bloomparquet as bp
 
-from .read_option_table import TABLE, Cell, Route, check_cell, registry_read_keys, route_readers, write_data
+from .read_option_table import (
+    SESSION_READ,
+    TABLE,
+    Cell,
+    Route,
+    check_cell,
+    registry_deprecated_read_keys,
+    registry_read_keys,
+    route_readers,
+    write_data,
+)
 from .routes import PARQUET_OPT_IN, V1_ROUTE
 
 pytestmark = pytest.mark.spark
@@ -25,6 +35,7 @@ _READ = route_readers("read_option_routes_")
 ROUTES = {
     "dataframe_plan": Route(_READ["dataframe_plan"], {}),
     "dataframe_task": Route(_READ["dataframe_task"], {}),
+    "dataframe_session": Route(_READ["dataframe_plan"], {}, session=True),
     "sql_table": Route(_READ["sql_table"], {}),
     "sql_table_v1": Route(_READ["sql_table"], V1_ROUTE),
     "sql_path": Route(_READ["sql_path"], {}),
@@ -59,8 +70,23 @@ def test_every_registry_read_option_has_a_row() -> None:
     assert sorted(TABLE) == sorted(registry_read_keys())
 
 
-@pytest.mark.parametrize("route", list(ROUTES))
-@pytest.mark.parametrize("key", registry_read_keys())
+@pytest.mark.parametrize("key", registry_deprecated_read_keys())
+def test_a_deprecated_read_key_has_no_session_form(spark, key: str) -> None:
+    warned = spark._jvm.io.bloomparquet.options.UnknownSettings.of(
+        spark._jvm.scala.jdk.javaapi.CollectionConverters.asScala([SESSION_READ + key.removeprefix("bloom.")])
+    )
+    assert warned.size() == 1 and "did you mean" in warned.head(), warned
+
+
+@pytest.mark.parametrize(
+    ("key", "route"),
+    [
+        (k, r)
+        for k in registry_read_keys()
+        for r in ROUTES
+        if not (ROUTES[r].session and k in registry_deprecated_read_keys())
+    ],
+)
 def test_option_on_route(spark, data: Path, slow, tmp_path: Path, key: str, route: str) -> None:
     assert key in TABLE, f"{key} is a read option without a row in tests/read_option_table.py TABLE"
     copies = itertools.count()

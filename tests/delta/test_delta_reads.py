@@ -80,6 +80,20 @@ def test_conf_off_leaves_delta_as_it_is(spark, table: Path) -> None:
     assert "bloomFilesTotal" not in bp.scan_metrics(df)
 
 
+def test_session_read_defaults_reach_delta_scans(spark, table: Path) -> None:
+    """Delta's relation keeps none of its reader's options: read options reach its scans as the session's."""
+    miss = absent_key(table)
+    with spark_conf(spark, {"spark.bloomparquet.read.sparkPushdown": "none"}):
+        same_rows(spark, lambda: spark.read.format("delta").load(str(table)).where(f"k = {miss} OR g = 1"))
+        with spark_conf(spark, ON):
+            df = spark.read.format("delta").load(str(table)).where(f"k = {miss} OR g = 1")
+            plan = df._jdf.queryExecution().executedPlan().toString()
+        assert "sparkPushdown none" in plan, plan
+    with spark_conf(spark, {"spark.bloomparquet.read.enabled": "false"}):
+        got, m = same_rows(spark, lambda: spark.read.format("delta").load(str(table)).where(f"k = {miss}"))
+        assert got == [] and m.get("bloomFilesPruned", 0) == 0, m
+
+
 def test_routes(spark, table: Path, present: int) -> None:
     miss = absent_key(table)
     spark.sql(f"CREATE TABLE IF NOT EXISTS keys_by_path USING delta LOCATION '{table}'")

@@ -37,9 +37,12 @@ final case class SessionReadConf(caseSensitive: Boolean, openCostInBytes: Long, 
 
 object ReadSettings {
 
-  /** The settings of a scan with read `options` in a session whose conf is `session`; a bad option fails here. */
+  /**
+   * The settings of a scan with read `options` in a session whose conf is `session` (which gives the
+   * options `options` doesn't: [[SessionReadDefaults]]); a bad option fails here.
+   */
   def resolve(options: Map[String, String], session: SessionReadConf): ReadSettings = ReadSettings(
-    bloom = BloomReadOptions.parse(options),
+    bloom = BloomReadOptions.parse(SessionReadDefaults.under(options, session.set)),
     caseSensitive = session.caseSensitive,
     gapBytes = session.openCostInBytes,
     sparkInFilterThreshold = session.inFilterThreshold,

@@ -15,7 +15,8 @@ object UnknownSettings {
   private val Namespace = "spark.bloomparquet."
   private val warned = ConcurrentHashMap.newKeySet[String]()
 
-  private lazy val current: Seq[String] = OptionRegistry.all.map(_.key).filter(_.startsWith(Namespace))
+  private lazy val current: Seq[String] =
+    OptionRegistry.all.map(_.key).filter(_.startsWith(Namespace)) ++ SessionReadDefaults.specs.map(SessionReadDefaults.key)
   private lazy val known: Set[String] = (current ++ OptionRegistry.all.flatMap(_.deprecatedKeys.map(_.key)))
     .map(_.toLowerCase(Locale.ROOT)).toSet
 
