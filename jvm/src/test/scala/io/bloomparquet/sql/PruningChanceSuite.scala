@@ -1,6 +1,6 @@
 package io.bloomparquet.sql
 
-import org.apache.spark.sql.catalyst.expressions.{And, AttributeReference, EqualTo, Expression, GreaterThan, Literal}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, AttributeReference, EqualTo, Expression, GreaterThan, Literal}
 import org.apache.spark.sql.catalyst.plans.Inner
 import org.apache.spark.sql.catalyst.plans.logical.{Join, JoinHint, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.InternalRow
@@ -38,7 +38,7 @@ class PruningChanceSuite extends munit.FunSuite {
     val key = fact.output.head
     def joined(keys: LocalRelation) =
       Join(fact, Project(keys.output, keys), Inner, Some(EqualTo(key, keys.output.head)), JoinHint.NONE)
-    val anyKeys = (_: AttributeReference, _: LogicalPlan, _: Expression) => true
+    val anyKeys = (_: Attribute, _: LogicalPlan, _: Expression) => true
     val empty = LocalRelation(customer)
     val some = LocalRelation(Seq(customer), Seq(InternalRow(1)))
     assert(!PruningChance.JoinKeys.of(joined(empty)).mayPrune(fact.output, anyKeys))
