@@ -1,11 +1,11 @@
 """Scattered survivors: reading small gaps of pruned row groups vs opening the file around them.
 
 When a filter keeps many row groups scattered through a file (an IN list whose n*p is near 1),
-each run of survivors used to be a split of its own, and each split opens the file and reads its
-footer again. bloomparquet now reads a gap of pruned row groups between two runs when the gap
+each run of survivors could be a split of its own, and each split opens the file and reads its
+footer again. bloomparquet reads a gap of pruned row groups between two runs when the gap
 holds at most ``spark.sql.files.openCostInBytes`` (Spark's price of an open, 4 MB by default),
 so such a file is read in one split. This runs the same IN lists with that setting as it is
-("gap reads") and at 0 (every run its own split: the behaviour before), against Spark's
+("gap reads") and at 0 (every run its own split), against Spark's
 ``parquet``, on the datasets of ``bench/in_lists.py`` (written there if missing).
 
     .venv/bin/python bench/gap_reads.py [--fpp 0.0001] [--ns 1000,10000] [--reps 3]

@@ -88,6 +88,7 @@ def _route(spark, url: str, route: str, cache: bool = True):
 ROUTES = ("plan", "task", "sql")
 
 
+@pytest.mark.cluster
 def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Path, etag_fs) -> None:
     table = tmp_path / "t"
     table.mkdir()
@@ -107,6 +108,7 @@ def test_same_length_same_mtime_new_etag_is_reread(spark, versions, tmp_path: Pa
         assert _route(spark, url, name).where(f"k = {odd}").collect() == expected, name
 
 
+@pytest.mark.cluster
 def test_reused_task_mode_dataframe_reads_a_replaced_file_anew(spark, versions, tmp_path: Path, etag_fs) -> None:
     """A DataFrame keeps the listing it was made with, and a second action on it reuses its physical
     plan. In task mode the decisions are made in the tasks of each action: a file replaced in place since
@@ -152,6 +154,7 @@ def _replace_keeping_times(src: Path, dst: Path, how: str) -> None:
     assert (dst.stat().st_size, dst.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("how", ["rename", "overwrite"])
 def test_local_file_replaced_with_same_length_and_mtime_is_reread(spark, versions, tmp_path: Path, how: str) -> None:
     table = tmp_path / "t"
@@ -194,6 +197,7 @@ def layered(spark, tmp_path_factory) -> dict[int, Path]:
     return out
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("how", ["rename", "overwrite"])
 def test_reused_plan_mode_dataframe_reads_a_cut_file_whole_once_replaced(
     spark, layered, tmp_path: Path, how: str

@@ -24,7 +24,7 @@ import bloomparquet as bp
 from .corpus import column_index
 from .spark_conf import rows, spark_conf
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.cluster]
 
 ROWS = 4_000
 PRESENT, ABSENT = 3 * 1_234, 3 * 1_234 + 1  # k = 3 * id

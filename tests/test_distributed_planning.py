@@ -21,7 +21,7 @@ from .probe_files import COLUMNS, arrow_table, data_ids
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 from .write_format import WRITE_FORMAT
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.cluster]
 
 PLACE = "spark.bloomparquet.planning.distributed"
 JOB_MILLIS = "spark.bloomparquet.planning.jobMillis"

@@ -35,6 +35,10 @@ pytestmark = pytest.mark.spark
 # table, a view over it, and plain parquet opted in.
 ROUTES = ["plan", "task", "sql", "table", "view", "parquet_opt_in"]
 READABLE = [c for c in CLASSES if c.spark_reads]
+# The classes whose metadata the reading task judges also run with executors in JVMs of their own.
+READABLE_PARAMS = [
+    pytest.param(c, id=c.name, marks=[pytest.mark.cluster] if c.judged_in_task else []) for c in READABLE
+]
 _results: dict[tuple[str, str], str] = {}
 
 
@@ -81,7 +85,7 @@ def _rows(df: DataFrame) -> list[str]:
 
 
 @pytest.mark.parametrize("route", ROUTES)
-@pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
+@pytest.mark.parametrize("fc", READABLE_PARAMS)
 def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route: str) -> None:
     _, routes = classes.routes(fc.name)
     source, conf = routes[route]
@@ -96,7 +100,7 @@ def test_file_class_matches_spark(spark, classes: _Classes, fc: FileClass, route
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
+@pytest.mark.parametrize("fc", READABLE_PARAMS)
 def test_every_route_reads_the_schema_spark_infers(classes: _Classes, fc: FileClass) -> None:
     """Spark's files carry their schema, read from the first footer on the driver; the others'
     Parquet types Spark converts in its schema job: either way, the schema of Spark's ``parquet``."""
@@ -128,7 +132,7 @@ def test_random_keys_match_spark(spark, classes: _Classes, fc: FileClass, route:
     assert got == classes.want(fc.name, predicate), (fc.name, route, predicate)
 
 
-@pytest.mark.parametrize("fc", READABLE, ids=lambda c: c.name)
+@pytest.mark.parametrize("fc", READABLE_PARAMS)
 def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc: FileClass) -> None:
     """Not vacuous: the key's hit row exists in every class, and its misses (within some row
     group's min/max) prune every row group, some by bloom filter."""
@@ -145,6 +149,7 @@ def test_hits_are_found_and_misses_pruned_by_bloom(spark, classes: _Classes, fc:
     assert by_bloom > 0
 
 
+@pytest.mark.cluster
 def test_wrong_column_indexes_are_what_they_claim(spark, classes: _Classes) -> None:
     """The rewritten indexes, read back by parquet-java (an independent decoder), are wrong as
     intended, while the chunk statistics still count the values: all pages null, or bounds above

@@ -1,6 +1,6 @@
 """Every TPC-DS query plans through opted-in plain Parquet (``spark.bloomparquet.parquet.enabled``)
 about as big and as fast as through Spark's own Parquet scan, over files without bloom filters
-(issue 19: runtime-filter columns declared on every data column made q14's plan 136x bigger).
+(runtime-filter columns declared on every data column would make q14's plan 136x bigger).
 
 Plans only (``executedPlan``, nothing runs), over tiny tables of the TPC-DS schema.
 """

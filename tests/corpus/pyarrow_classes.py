@@ -194,8 +194,13 @@ def float16(out: Path, _spark: object) -> None:
 
 
 CLASSES = [
-    FileClass("column_index_all_null_pages", all_null_pages, "datapage_v1-*-checksum.parquet"),
-    FileClass("column_index_bounds_exclude_values", bounds_excluding_values, "(a wrong ColumnIndex min/max)"),
+    FileClass("column_index_all_null_pages", all_null_pages, "datapage_v1-*-checksum.parquet", judged_in_task=True),
+    FileClass(
+        "column_index_bounds_exclude_values",
+        bounds_excluding_values,
+        "(a wrong ColumnIndex min/max)",
+        judged_in_task=True,
+    ),
     FileClass("checksum_v1_pages", checksum_v1, "datapage_v1-*-checksum, plain-dict-uncompressed-checksum"),
     FileClass("checksum_v2_pages", checksum_v2, "rle-dict-snappy-checksum, datapage_v2.snappy"),
     FileClass(

@@ -17,3 +17,4 @@ class FileClass:
     predicates: list[str] = field(default_factory=list)  # on the class's odd columns
     needs_spark: bool = False
     spark_reads: bool = True  # False: Spark's parquet reader refuses the class (bloomparquet must too)
+    judged_in_task: bool = False  # True: the reading task judges its metadata (page indexes), not planning

@@ -55,7 +55,7 @@ JOINS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("how", list(JOINS))
+@pytest.mark.parametrize("how", [pytest.param(h, marks=pytest.mark.core) if h == "inner" else h for h in JOINS])
 def test_joins_with_a_table_of_keys_prune_files(spark, table: Path, present: list[int], how: str, tmp_path) -> None:
     """The keys are computed once: reusing the join's broadcast, or read again where that is cheap
     (Spark's cache; a left outer join broadcasts the Delta side, not the keys)."""
@@ -114,6 +114,7 @@ def test_keys_neither_broadcast_nor_cached_are_not_read_twice(spark, table: Path
     assert delta_scan(m) == (FILES, 0), m
 
 
+@pytest.mark.core
 def test_in_subquery_prunes_files(spark, table: Path, present: list[int], tmp_path) -> None:
     miss = absent_key(table)
     spark.read.parquet(str(keys_table(spark, tmp_path, [miss, present[1]], "sub"))).createOrReplaceTempView("sub_keys")

@@ -37,6 +37,7 @@ def present(spark, table: Path) -> int:
     return spark.read.format("delta").load(str(table)).where("g = 3").limit(1).collect()[0].k
 
 
+@pytest.mark.core
 def test_point_miss_prunes_every_file_and_starts_no_task(spark, table: Path) -> None:
     miss = absent_key(table)
     got, m = same_rows(spark, lambda: spark.read.format("delta").load(str(table)).where(f"k = {miss}"))
@@ -94,6 +95,7 @@ def test_session_read_defaults_reach_delta_scans(spark, table: Path) -> None:
         assert got == [] and m.get("bloomFilesPruned", 0) == 0, m
 
 
+@pytest.mark.core
 def test_routes(spark, table: Path, present: int) -> None:
     miss = absent_key(table)
     spark.sql(f"CREATE TABLE IF NOT EXISTS keys_by_path USING delta LOCATION '{table}'")
@@ -131,6 +133,7 @@ def test_time_travel_reads_the_version_asked(spark, tmp_path: Path) -> None:
         assert len(got) == (0 if not opts else 1), opts
 
 
+@pytest.mark.core
 def test_deletion_vectors_never_bring_rows_back(spark, tmp_path: Path) -> None:
     path = tmp_path / "dv"
     write_delta(spark, keys_frame(spark, 40_000, 4), path, **{"delta.enableDeletionVectors": "true"})
@@ -150,6 +153,7 @@ def test_deletion_vectors_never_bring_rows_back(spark, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("mode", ["name", "id"])
 def test_column_mapping_probes_the_physical_column(spark, tmp_path: Path, mode: str) -> None:
     path = tmp_path / f"cm_{mode}"
@@ -179,6 +183,7 @@ def test_column_mapping_probes_the_physical_column(spark, tmp_path: Path, mode: 
         assert got == [(miss, 3, "u7@x.io")] and m["bloomFilesTotal"] >= 1, (got, m)
 
 
+@pytest.mark.core
 def test_partitioned_tables(spark, tmp_path: Path, present: int, table: Path) -> None:
     path = tmp_path / "parts"
     write_delta(
@@ -200,6 +205,7 @@ def test_partitioned_tables(spark, tmp_path: Path, present: int, table: Path) ->
         same_rows(spark, lambda where=where: spark.read.format("delta").load(str(path)).where(where))
 
 
+@pytest.mark.core
 def test_partition_columns_are_never_probed(spark, tmp_path: Path) -> None:
     path = tmp_path / "byk"
     df = spark.range(2000).selectExpr("id * 2 AS k", "cast(id % 5 AS bigint) AS part")
@@ -225,6 +231,7 @@ def test_schema_evolution_reads_files_without_the_column(spark, tmp_path: Path) 
 
 
 # Delta Lake 3.3 (Spark 3.5) widens byte and short only.
+@pytest.mark.core
 @pytest.mark.parametrize(
     "before,after,big", [("smallint", "int", 40_000)] + ([] if SPARK3 else [("int", "bigint", 3_000_000_000)])
 )
@@ -354,7 +361,9 @@ def test_bloomparquet_reads_still_prune_in_a_delta_session(spark, tmp_path: Path
     assert m["bloomFilesPruned"] == m["bloomFilesTotal"] == 2 and m["tasks"] == 0, m
 
 
-@pytest.mark.parametrize("how", ["inner", "left_semi", "right_outer", "keys_left"])
+@pytest.mark.parametrize(
+    "how", [pytest.param("inner", marks=pytest.mark.core), "left_semi", "right_outer", "keys_left"]
+)
 def test_key_set_joins_prune_files(spark, table: Path, present: int, how: str) -> None:
     """A join with keys held in the driver (a Python list) keeps only the files that may hold one."""
     miss = absent_key(table)

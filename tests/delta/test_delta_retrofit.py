@@ -45,6 +45,7 @@ def table_rows(spark, path: Path, version: int | None = None) -> list[tuple[Any,
     return rows(reader.load(str(path)))
 
 
+@pytest.mark.core
 def test_retrofit_commits_a_rewrite_that_keeps_rows_stats_and_deletion_vectors(spark, tmp_path: Path) -> None:
     path = tmp_path / "plain"
     plain_table(spark, path, partitioned=True)
@@ -90,6 +91,7 @@ def test_retrofit_commits_a_rewrite_that_keeps_rows_stats_and_deletion_vectors(s
     assert {r["status"] for r in again} == {"unchanged"} and {r["version"] for r in again} == {version}
 
 
+@pytest.mark.core
 def test_retrofit_names_logical_columns_under_column_mapping(spark, tmp_path: Path) -> None:
     path = tmp_path / "mapped"
     plain_table(
@@ -110,6 +112,7 @@ def test_retrofit_names_logical_columns_under_column_mapping(spark, tmp_path: Pa
         bp.retrofit(spark, str(path), ["nope"], format="delta")
 
 
+@pytest.mark.core
 def test_a_concurrent_update_fails_the_retrofit_and_nothing_is_left(spark, tmp_path: Path) -> None:
     """Retrofit prepared (new files written) before an UPDATE commits: its commit fails with Delta's conflict
     error and removes its new files; the UPDATE's rows stand, none lost or duplicated."""

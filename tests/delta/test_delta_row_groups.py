@@ -86,6 +86,7 @@ def keys(spark, table: Path) -> list[int]:
     return [r.k for r in spark.read.format("delta").load(str(table)).where("g = 3").limit(50).collect()]
 
 
+@pytest.mark.cluster
 def test_a_point_hit_reads_only_its_row_group(spark, table: Path, keys: list[int]) -> None:
     got, m = same_rows(spark, lambda: load(spark, table, f"k = {keys[0]}"))
     assert len(got) == 1
@@ -98,6 +99,8 @@ def test_a_point_hit_reads_only_its_row_group(spark, table: Path, keys: list[int
         assert not NARROWED.search(executed(load(spark, table, f"k = {keys[0]}")))
 
 
+@pytest.mark.cluster
+@pytest.mark.core
 @pytest.mark.parametrize("name", ["destroyed", "with space %41 percent"])
 def test_a_pruned_row_group_is_never_read(spark, tmp_path: Path, name: str) -> None:
     """Also where the table's path holds a space and a %-escape (the kept row groups are looked up
@@ -122,6 +125,8 @@ def test_a_pruned_row_group_is_never_read(spark, tmp_path: Path, name: str) -> N
         rows(load(spark, path, f"k = {key}"))
 
 
+@pytest.mark.cluster
+@pytest.mark.core
 def test_row_groups_cut_by_keys_computed_at_runtime_are_never_read(spark, tmp_path: Path) -> None:
     """A join with a table of keys (Spark computes them while the query runs) cuts row groups too:
     the task reads only the row groups the keys' filters kept, as set when the scan listed its files."""
@@ -153,6 +158,8 @@ def test_row_groups_cut_by_keys_computed_at_runtime_are_never_read(spark, tmp_pa
         rows(query())
 
 
+@pytest.mark.cluster
+@pytest.mark.core
 def test_deletion_vectors_with_row_groups_cut(spark, tmp_path: Path) -> None:
     path = tmp_path / "dv"
     write_row_groups(spark, path, **{"delta.enableDeletionVectors": "true"})
@@ -170,6 +177,7 @@ def test_deletion_vectors_with_row_groups_cut(spark, tmp_path: Path) -> None:
         assert NARROWED.search(executed(load(spark, path, f"k = {some[1]}")))
 
 
+@pytest.mark.core
 def test_a_reader_counting_row_indexes_itself_gets_whole_splits(spark, tmp_path: Path) -> None:
     """With Delta's own row counter (no ``_metadata.row_index``), Delta won't let Spark split its files,
     and its files are never handed a range: deletion vectors would hit the wrong rows."""
@@ -194,6 +202,7 @@ def test_any_key_list_matches_delta(spark, table: Path, keys: list[int], data: s
     same_rows(spark, lambda: load(spark, table, where))
 
 
+@pytest.mark.core
 def test_risky_filters_are_withheld_from_deltas_reader(spark, tmp_path: Path) -> None:
     """parquet-java compares a float's bits: ``x = 0.0`` skips a row group holding only -0.0 (Spark's
     ``-0.0 = 0.0`` is true). In scans we prune, Delta's reader never gets that filter (``bloom.sparkPushdown``

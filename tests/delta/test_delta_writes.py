@@ -41,6 +41,7 @@ def properties(spark, path: Path) -> dict[str, str]:
     return {r.key: r.value for r in spark.sql(f"SHOW TBLPROPERTIES delta.`{path}`").collect()}
 
 
+@pytest.mark.core
 def test_every_writer_writes_filters(spark, tmp_path: Path) -> None:
     path = tmp_path / "writers"
     spark.sql(
@@ -94,6 +95,7 @@ def test_filters_are_right_sized(spark, tmp_path: Path) -> None:
         assert measured <= fpp * 1.25, (n, fpp, measured)
 
 
+@pytest.mark.core
 def test_column_mapping_filters_the_physical_column_after_a_rename(spark, tmp_path: Path) -> None:
     path = tmp_path / "mapped"
     props = "'delta.columnMapping.mode' = 'name', 'delta.minReaderVersion' = '2', 'delta.minWriterVersion' = '5'"

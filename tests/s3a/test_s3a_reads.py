@@ -121,6 +121,7 @@ def _per_file_requests(spark: Any, bucket: str, path: str, where: str, files: in
     return (local_s3.round_trips(extra) - extra["list"]) / files, extra
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("bucket", list(BUCKETS.values()))
 @pytest.mark.parametrize("writer", WRITERS)
 def test_rows_equal_parquet_over_s3a(spark, s3, local_files, writer: str, bucket: str) -> None:
@@ -207,6 +208,7 @@ def test_planning_job_opens_files_with_the_listed_statuses(spark, s3, local_file
     assert got == _theirs(spark, path, where)
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("bucket", list(BUCKETS.values()))
 @pytest.mark.parametrize("writer", WRITERS)
 def test_planning_job_over_s3a_gives_the_drivers_rows(spark, s3, local_files, writer: str, bucket: str) -> None:

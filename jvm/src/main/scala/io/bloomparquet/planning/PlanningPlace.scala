@@ -21,7 +21,7 @@ object PlanningExecutors {
 final case class PlanningReads(files: Int, roundsPerFile: Int, bytesPerFile: Long)
 
 object PlanningReads {
-  /** A file not cached: its tail, then one (vectored) read of its probed blocks, the most issue 25 allows a point lookup. */
+  /** A file not cached: its tail, then one (vectored) read of its probed blocks, the most a point lookup should cost on an object store. */
   val RoundsPerFile: Int = 2
 }
 

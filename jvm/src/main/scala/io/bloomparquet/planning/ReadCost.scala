@@ -103,7 +103,7 @@ object ReadCost {
    * Per scheme: a local file system's seek and read costs ~2 µs and streams ~8 GB/s (Hadoop's
    * checksummed local file system from the page cache, measured: `LocalReadBench`); HDFS a
    * round trip of ~1 ms at ~200 MB/s; an object store a request of ~20 ms at ~100 MB/s per stream
-   * (the figures of issue 25's simulated store); any other file system 5 ms at 100 MB/s. S3A
+   * (the simulated store of `bench/scale.py`); any other file system 5 ms at 100 MB/s. S3A
    * fetches the ranges of a vectored read 4 at a time (`fs.s3a.vectored.active.ranged.reads`);
    * Hadoop's other file systems read them one after the other.
    */
