@@ -245,7 +245,8 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
     and py4j more than they compute; the lanes are balanced by what each stage cost in a whole run."""
     oldest, newest_other = v.minors[0], v.others()[-1]
     middle = [m for m in v.others() if m not in (oldest, newest_other)]
-    serial = [Run(s) for s in ("lint", "setup", "jvm", "main")]
+    # The JVM suites start Spark under munit's 30 s timeout per test: alone, not beside the lanes.
+    serial = [Run(s) for s in ("lint", "setup", "jvm", "jvm-test", "main")]
     lanes = [
         [Run("delta"), *(Run("cross-version", m) for m in middle), Run("s3a-cluster")],
         [
@@ -255,14 +256,13 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
             Run("cross-version", oldest),
             Run("connect", oldest),
             Run("s3a"),
+            Run("delta-cluster"),
         ],
         [
-            Run("jvm-test"),
             Run("release"),
             Run("packaging"),
             Run("cross-version", newest_other),
             *([Run("delta", v.delta[0])] if len(v.delta) > 1 else []),
-            Run("delta-cluster"),
             Run("s3a-connect"),
         ],
     ]

@@ -1,12 +1,9 @@
 package io.bloomparquet.compat
 
-import scala.jdk.CollectionConverters._
-
-import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.format.ColumnMetaData
 import org.apache.parquet.hadoop.ParquetWriter
-import org.apache.parquet.hadoop.metadata.{ColumnChunkMetaData, ParquetMetadata}
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
 
 /**
  * parquet-java's bloom filter and writer settings API, in Spark 3.5's parquet-java (1.13), which predates
@@ -16,27 +13,11 @@ import org.apache.parquet.hadoop.metadata.{ColumnChunkMetaData, ParquetMetadata}
  */
 object ParquetFilterShims {
 
-  // The lengths planning's footer reads found in the thrift bytes, by chunk (Caffeine's weak keys: by
-  // identity, dropped with the footer that holds the chunk).
-  private val lengths: Cache[ColumnChunkMetaData, Integer] =
-    Caffeine.newBuilder().weakKeys().build[ColumnChunkMetaData, Integer]()
+  /** 1.13's footer model has no `bloom_filter_length`: planning reads it from the footer's bytes. */
+  val footerHoldsFilterLengths: Boolean = false
 
-  /**
-   * 1.13's footer model has no `bloom_filter_length`: the length [[noteFilterLengths]] found for the
-   * chunk in its footer's bytes, when planning read them (else its filter is read whole).
-   */
-  def bloomFilterLength(chunk: ColumnChunkMetaData): Option[Int] = Option(lengths.getIfPresent(chunk)).map(_.intValue)
-
-  /** Notes `footer`'s chunks' lengths (`lengths`: per row group, per chunk, read from its thrift bytes). */
-  def noteFilterLengths(footer: ParquetMetadata, lengths: => IndexedSeq[IndexedSeq[Option[Int]]]): Unit = {
-    val blocks = footer.getBlocks.asScala.toIndexedSeq
-    if (blocks.exists(_.getColumns.asScala.exists(_.getBloomFilterOffset >= 0))) {
-      val found = lengths
-      if (found.size == blocks.size && blocks.zip(found).forall { case (b, l) => b.getColumns.size == l.size })
-        for ((block, chunkLengths) <- blocks.zip(found); (chunk, length) <- block.getColumns.asScala.zip(chunkLengths))
-          length.foreach(n => this.lengths.put(chunk, n))
-    }
-  }
+  /** 1.13's footer model has no `bloom_filter_length`. */
+  def bloomFilterLength(chunk: ColumnChunkMetaData): Option[Int] = None
 
   def bloomFilterLength(md: ColumnMetaData): Option[Int] = None
 

@@ -3,7 +3,7 @@ package io.bloomparquet.compat
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.format.ColumnMetaData
 import org.apache.parquet.hadoop.{ParquetOutputFormat, ParquetWriter}
-import org.apache.parquet.hadoop.metadata.{ColumnChunkMetaData, ParquetMetadata}
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
 
 /**
  * parquet-java's bloom filter and writer settings API that 1.14 added (Spark 4.0-4.3 ship 1.15+; Spark
@@ -18,8 +18,8 @@ object ParquetFilterShims {
   def bloomFilterLength(chunk: ColumnChunkMetaData): Option[Int] =
     Some(chunk.getBloomFilterLength).filter(_ != -1)
 
-  /** parquet-java's footer model holds every chunk's `bloom_filter_length`: nothing to note. */
-  def noteFilterLengths(footer: ParquetMetadata, lengths: => IndexedSeq[IndexedSeq[Option[Int]]]): Unit = ()
+  /** parquet-java's footer model holds every chunk's `bloom_filter_length`. */
+  val footerHoldsFilterLengths: Boolean = true
 
   /** The thrift footer's `bloom_filter_length` of a chunk, when set. */
   def bloomFilterLength(md: ColumnMetaData): Option[Int] =

@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.tail.FilterLengths
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
@@ -38,7 +39,7 @@ object BloomColumns {
 
   /** One file's filtered top-level columns (opened with its `listed` status if any); none when its footer can't be read. */
   def of(key: FileKey, conf: Configuration, useCache: Boolean, listed: Option[FileStatus] = None): Set[String] =
-    try filtered(footer(key, conf, useCache, listed))
+    try filtered(index(key, conf, useCache, listed).footer)
     catch { case NonFatal(_) => Set.empty }
 
   def filtered(footer: ParquetMetadata): Set[String] =
@@ -46,22 +47,24 @@ object BloomColumns {
       .filter(c => c.getBloomFilterOffset >= 0)
       .map(_.getPath.toArray.head).toSet
 
-  private[planning] def footer(path: FileKey, conf: Configuration, cacheWanted: Boolean, listed: Option[FileStatus]): ParquetMetadata = {
+  /** `path`'s footer, from the cache or read (and cached where wanted), with the filters its tail read held. */
+  private[planning] def index(path: FileKey, conf: Configuration, cacheWanted: Boolean,
+      listed: Option[FileStatus]): FileBloomIndex = {
     val hadoopPath = new Path(path.path)
     val Versioned(key, _, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
-    (if (useCache) FileBloomIndexCache.get(key) else None).map(_.footer).getOrElse {
+    (if (useCache) FileBloomIndexCache.get(key) else None).getOrElse {
       val status = listed.orElse(asked).getOrElse(PlanningOpen.status(key, hadoopPath))
       val file = HadoopInputFile.fromStatus(status, conf)
       val stream = PlanningOpen.stream(status, file, conf)
       val index = try {
         val (read, tail) = FileFooter.read(file, hadoopPath, conf, TailSizer.Initial, stream)
-        val index = new FileBloomIndex(read)
+        val index = new FileBloomIndex(read, tail.fold(FilterLengths.None)(_.filterLengths))
         if (useCache) tail.foreach(FilePruner.addFiltersInTail(index, _, key))
         index
       } finally stream.close()
       // Encrypted footers stay out of the shared cache (as FilePruner keeps them out).
       if (useCache && !FileDecryption.isEncrypted(index.footer)) FileBloomIndexCache.put(key, index)
-      index.footer
+      index
     }
   }
 }

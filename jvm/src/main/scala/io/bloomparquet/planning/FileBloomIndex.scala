@@ -2,7 +2,9 @@ package io.bloomparquet.planning
 
 import java.util.concurrent.ConcurrentHashMap
 
+import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.sbbf.{BloomProbe, FillEstimates, FilterFound, SplitBlockBloomFilter}
+import io.bloomparquet.tail.FilterLengths
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
 
 /**
@@ -15,12 +17,18 @@ final case class FileKey(path: String, length: Long, modificationTime: Long, ver
 }
 
 /**
- * What we know of one file: its footer and the bloom filters read so far,
+ * What we know of one file: its footer (with the filter lengths its bytes state
+ * where parquet-java's model lacks them) and the bloom filters read so far,
  * keyed by (row group, chunk), whole or the blocks probes hashed to, and the
  * dictionaries of chunks without a filter. Filters (and blocks) and dictionaries
  * are added as queries need them.
  */
-final class FileBloomIndex(val footer: ParquetMetadata) {
+final class FileBloomIndex(val footer: ParquetMetadata, filterLengths: FilterLengths) {
+
+  /** Chunk `c` of row group `rg`'s `bloom_filter_length`, when its footer states one. */
+  def filterLength(rg: Int, c: Int): Option[Int] =
+    ParquetFilterShims.bloomFilterLength(footer.getBlocks.get(rg).getColumns.get(c)).orElse(filterLengths(rg, c))
+
   private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
 
   def filter(rg: Int, chunk: Int): Option[FilterFound] = Option(filters.get((rg, chunk)))
@@ -55,7 +63,7 @@ final class FileBloomIndex(val footer: ParquetMetadata) {
     case _ => val words = f.sampledWords; if (words.isEmpty) 1.0 else FillEstimates.fpp(words)
   }
 
-  private lazy val footerBytes = HeapBytes.footer(footer)
+  private lazy val footerBytes = HeapBytes.footer(footer) + filterLengths.heapBytes
 
   /**
    * The heap bytes this index holds, for the cache's budget: the footer, and per

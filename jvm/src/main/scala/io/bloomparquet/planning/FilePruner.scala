@@ -3,13 +3,12 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.options.{FilterReads, ReadCostSettings}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound}
-import io.bloomparquet.tail.FooterTail
+import io.bloomparquet.tail.{FilterLengths, FooterTail}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.hadoop.metadata.{BlockMetaData, ColumnChunkMetaData}
@@ -79,7 +78,7 @@ object FilePruner {
       // The footer's read, kept: filters lying in it are served from memory (one request per file).
       val (index, tail) = cached.fold {
         val (footer, tail) = FileFooter.read(file.input, hadoopPath, conf, tailSizer.size, file.stream())
-        (new FileBloomIndex(footer), tail)
+        (new FileBloomIndex(footer, tail.fold(FilterLengths.None)(_.filterLengths)), tail)
       }(index => (index, None))
       val footersRead = if (cached.isEmpty) 1 else 0
       val noKeys = FileDecryption.unreadable(index.footer)
@@ -144,7 +143,7 @@ object FilePruner {
       (block, rg) <- blocks.zipWithIndex
       (chunk, c) <- block.getColumns.asScala.zipWithIndex
       if chunk.getBloomFilterOffset >= tail.stream.start && index.filter(rg, c).isEmpty &&
-        ParquetFilterShims.bloomFilterLength(chunk).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
+        index.filterLength(rg, c).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
     } yield (rg, c)
     if (inTail.nonEmpty) readMissing(index, blocks, Wanted(inTail, skip = false, inTail, _ => Nil), tail.stream,
       key.length, ReadCost.forPath(key.path, ReadCostSettings()), Some(tail.stream.start), FilterReads.Whole)
@@ -166,7 +165,7 @@ object FilePruner {
   private def filtersWanted(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       gate: ProbeGate): Wanted = {
     val all = RowGroupPruner.filtersWanted(compiled, blocks)
-    val skip = gate.stopped && all.nonEmpty && !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, all))
+    val skip = gate.stopped && all.nonEmpty && !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, all, index.filterLength))
     // Only asked of filters not held whole: a cached whole filter costs no hashing.
     val byChunk = new java.util.concurrent.ConcurrentHashMap[Int, Array[Long]]()
     val hashes: ((Int, Int)) => Seq[Long] = { case (rg, c) =>
@@ -207,9 +206,9 @@ object FilePruner {
     val missing = wanted.missing
     if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
     val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
-    val requests =
-      chunks.map(chunk =>
-        (chunk.getBloomFilterOffset, ParquetFilterShims.bloomFilterLength(chunk).getOrElse(BloomFilterReader.UnknownLength)))
+    val requests = missing.zip(chunks).map { case ((rg, c), chunk) =>
+      (chunk.getBloomFilterOffset, index.filterLength(rg, c).getOrElse(BloomFilterReader.UnknownLength))
+    }
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val kernel = SbbfKernels.get()
     val blockRequests = missing.indices.collect {

@@ -4,6 +4,7 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
+import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.KeySetPayoff.RowGroupSample
 import io.bloomparquet.sbbf.{BloomFilterReader, FillEstimates, FilterFound}
 import io.bloomparquet.schema.ColumnResolver
@@ -54,7 +55,8 @@ object KeySetSample {
 
   private def read(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
       conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] = {
-    val footer = BloomColumns.footer(key, conf, useCache, listed)
+    val index = BloomColumns.index(key, conf, useCache, listed)
+    val footer = index.footer
     if (FileDecryption.isEncrypted(footer)) None
     else {
       val blocks = footer.getBlocks.asScala.toIndexedSeq
@@ -65,7 +67,6 @@ object KeySetSample {
           case (c, i) if c.getPath.size == 1 && ColumnResolver.sameName(c.getPath.toArray.head, column, caseSensitive) => (rg, i, c)
         }
       }
-      val index = if (useCache) FileBloomIndexCache.get(key) else None
       lazy val status = listed.getOrElse(PlanningOpen.status(key, new Path(key.path)))
       lazy val stream = PlanningOpen.stream(status, HadoopInputFile.fromStatus(status, conf), conf)
       var opened = false
@@ -73,12 +74,13 @@ object KeySetSample {
         val samples = chunks.map { case (rg, i, chunk) =>
           val filter = if (chunk.getBloomFilterOffset < 0) Some(None)
           else {
-            val found = index.flatMap(_.filter(rg, i)).collect { case w: FilterFound.Whole => w }.getOrElse {
+            val found = index.filter(rg, i).collect { case w: FilterFound.Whole => w }.getOrElse {
               opened = true
-              val read = BloomFilterReader.read(stream, key.length, chunk)
+              val length = index.filterLength(rg, i).getOrElse(BloomFilterReader.UnknownLength)
+              val read = BloomFilterReader.read(stream, key.length, chunk.getBloomFilterOffset, length, SbbfKernels.get())
               // Kept for the scan's probes, as its own reads are; not a failed read, which is judged anew.
               read match {
-                case _: FilterFound.Loaded => index.foreach(_.addFilter(rg, i, read))
+                case _: FilterFound.Loaded => index.addFilter(rg, i, read)
                 case _ =>
               }
               read

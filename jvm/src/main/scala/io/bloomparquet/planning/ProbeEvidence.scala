@@ -1,6 +1,5 @@
 package io.bloomparquet.planning
 
-import io.bloomparquet.compat.ParquetFilterShims
 import io.bloomparquet.pruning.CompiledPredicate.Leaf
 import io.bloomparquet.pruning.{CompiledPredicate, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import org.apache.parquet.hadoop.metadata.BlockMetaData
@@ -39,11 +38,11 @@ object ProbeEvidence {
     }
 
   /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
-  def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
-      wanted: Seq[(Int, Int)]): ProbePayoff.Tally =
+  def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[(Int, Int)],
+      filterLength: (Int, Int) => Option[Int]): ProbePayoff.Tally =
     tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep),
       (rg, c) => {
         val chunk = blocks(rg).getColumns.get(c)
-        ParquetFilterShims.bloomFilterLength(chunk).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
+        filterLength(rg, c).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
       })
 }

@@ -6,7 +6,6 @@ import java.nio.{ByteBuffer, ByteOrder}
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.ParquetFilterShims
 import org.apache.hadoop.fs.{FileStatus, FileSystem}
 import org.apache.parquet.format.converter.ParquetMetadataConverter
 import org.apache.parquet.format.{FileMetaData, Util}
@@ -17,9 +16,11 @@ import org.apache.parquet.io.SeekableInputStream
 /**
  * A footer parsed from the end of a file, where it starts, a stream serving
  * the bytes read with it (the file's from `stream`'s tail start on) from memory,
- * and the bytes its reads took (a second read when the first fell short included).
+ * the bytes its reads took (a second read when the first fell short included),
+ * and the filter lengths its bytes state that the footer model lacks.
  */
-final case class FooterTail(footer: ParquetMetadata, footerStart: Long, stream: TailStream, bytesRead: Long)
+final case class FooterTail(footer: ParquetMetadata, footerStart: Long, stream: TailStream, bytesRead: Long,
+    filterLengths: FilterLengths)
 
 /**
  * The one reader of Parquet file ends: one read of a file's last bytes (a second
@@ -55,8 +56,8 @@ object FooterTail {
         else {
           val footer = converter.fromParquetMetadata(raw.fmd)
           val at = (raw.footerStart - raw.start).toInt
-          ParquetFilterShims.noteFilterLengths(footer, FilterLengths.read(raw.bytes, at, raw.bytes.length - 8 - at))
-          Some(FooterTail(footer, raw.footerStart, new TailStream(raw.bytes, raw.start, in), raw.bytesRead))
+          val lengths = FilterLengths.of(footer, raw.bytes, at, raw.bytes.length - 8 - at)
+          Some(FooterTail(footer, raw.footerStart, new TailStream(raw.bytes, raw.start, in), raw.bytesRead, lengths))
         }
       }
     catch { case NonFatal(_) => None }

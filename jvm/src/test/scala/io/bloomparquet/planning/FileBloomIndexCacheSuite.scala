@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
+import io.bloomparquet.tail.FilterLengths
 import io.bloomparquet.testing.SmallParquet
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -30,7 +31,7 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
   /** A fresh index of `file` with every chunk's filter read, as a query probing every row group leaves it. */
   private def fullIndex(path: NioPath = file): FileBloomIndex = {
     val input = HadoopInputFile.fromPath(new Path(path.toUri), conf)
-    val index = new FileBloomIndex(footerOf(path))
+    val index = new FileBloomIndex(footerOf(path), FilterLengths.None)
     val in = input.newStream()
     try index.footer.getBlocks.asScala.zipWithIndex.foreach { case (block, rg) =>
         block.getColumns.asScala.zipWithIndex.foreach { case (chunk, c) =>
@@ -127,9 +128,9 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
     val results = for ((name, path) <- Seq("small" -> file, "wide" -> wide)) yield {
       val key = keyOf(path)
       val n = 100
-      val Seq(footerOnly, full) = measured(n, Seq(() => new FileBloomIndex(footerOf(path)), () => fullIndex(path)))
+      val Seq(footerOnly, full) = measured(n, Seq(() => new FileBloomIndex(footerOf(path), FilterLengths.None), () => fullIndex(path)))
       val one = fullIndex(path)
-      val bare = new FileBloomIndex(one.footer)
+      val bare = new FileBloomIndex(one.footer, FilterLengths.None)
       val footerWeighed = key.heapBytes + bare.heapBytes
       val weighed = key.heapBytes + one.heapBytes
       val chunks = one.footer.getBlocks.asScala.map(_.getColumns.size).sum

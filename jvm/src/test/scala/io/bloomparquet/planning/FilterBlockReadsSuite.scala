@@ -10,7 +10,7 @@ import io.bloomparquet.compat.VectoredReads
 import io.bloomparquet.options.{FilterReads, ReadCostSettings}
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound, SplitBlockBloomFilter}
-import io.bloomparquet.tail.FilterTail
+import io.bloomparquet.tail.{FilterLengths, FilterTail}
 import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -202,7 +202,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
 
   test("blocks never replace a whole answer another query stored: a filter found broken stays broken") {
     val path = largeFilters(3000, "held")
-    val index = new FileBloomIndex(SmallParquet.footer(path))
+    val index = new FileBloomIndex(SmallParquet.footer(path), FilterLengths.None)
     val one = SplitBlockBloomFilter(64)
     val blocks = FilterFound.Blocks(FilterBlocks.fromBytes(2, IndexedSeq(1), new Array[Byte](32), IndexedSeq(0),
         SbbfKernels.get()), 32)

@@ -31,6 +31,24 @@ class FilterLengthsSuite extends munit.FunSuite {
     assertEquals(found, expected)
   }
 
+  test("the lengths travel with their footer as a table of its chunks; a table of another footer's shape is dropped") {
+    val path = SmallParquet.write(dir, 3000)
+    val footer = SmallParquet.footer(path)
+    val (bytes, at, length) = footerBytes(3000)
+    val found = FilterLengths.read(bytes, at, length)
+    val table = FilterLengths.matching(footer, found)
+    for ((chunks, rg) <- found.zipWithIndex; (expected, c) <- chunks.zipWithIndex) assertEquals(table(rg, c), expected)
+    assertEquals(table(found.size, 0), None)
+    assert(table.heapBytes > 0)
+    val shorter = FilterLengths.matching(footer, found.drop(1))
+    assertEquals(shorter(0, 0), None)
+    assertEquals(FilterLengths.matching(footer, found.map(_.drop(1)))(0, 0), None)
+    // parquet-java 1.15's model holds them: nothing is read from the bytes, and the index answers from the model.
+    assertEquals(FilterLengths.of(footer, bytes, at, length)(0, 0), None)
+    val index = new io.bloomparquet.planning.FileBloomIndex(footer, FilterLengths.None)
+    assertEquals(index.filterLength(0, 0), found(0)(0))
+  }
+
   test("bytes that are not a footer give nothing, however deep they nest") {
     val (bytes, at, length) = footerBytes(3000)
     assertEquals(FilterLengths.read(bytes, at, length / 2), IndexedSeq.empty)
