@@ -55,8 +55,9 @@ object KeySetSample {
 
   private def read(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
       conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] = {
-    val index = BloomColumns.index(key, conf, useCache, listed)
-    val footer = index.footer
+    // The footer with its filter lengths. Filters read here join the cached index under this scan's own key.
+    val footerIndex = BloomColumns.index(key, conf, useCache, listed)
+    val footer = footerIndex.footer
     if (FileDecryption.isEncrypted(footer)) None
     else {
       val blocks = footer.getBlocks.asScala.toIndexedSeq
@@ -67,6 +68,7 @@ object KeySetSample {
           case (c, i) if c.getPath.size == 1 && ColumnResolver.sameName(c.getPath.toArray.head, column, caseSensitive) => (rg, i, c)
         }
       }
+      val index = if (useCache) FileBloomIndexCache.get(key) else None
       lazy val status = listed.getOrElse(PlanningOpen.status(key, new Path(key.path)))
       lazy val stream = PlanningOpen.stream(status, HadoopInputFile.fromStatus(status, conf), conf)
       var opened = false
@@ -74,13 +76,13 @@ object KeySetSample {
         val samples = chunks.map { case (rg, i, chunk) =>
           val filter = if (chunk.getBloomFilterOffset < 0) Some(None)
           else {
-            val found = index.filter(rg, i).collect { case w: FilterFound.Whole => w }.getOrElse {
+            val found = index.flatMap(_.filter(rg, i)).collect { case w: FilterFound.Whole => w }.getOrElse {
               opened = true
-              val length = index.filterLength(rg, i).getOrElse(BloomFilterReader.UnknownLength)
+              val length = footerIndex.filterLength(rg, i).getOrElse(BloomFilterReader.UnknownLength)
               val read = BloomFilterReader.read(stream, key.length, chunk.getBloomFilterOffset, length, SbbfKernels.get())
               // Kept for the scan's probes, as its own reads are; not a failed read, which is judged anew.
               read match {
-                case _: FilterFound.Loaded => index.addFilter(rg, i, read)
+                case _: FilterFound.Loaded => index.foreach(_.addFilter(rg, i, read))
                 case _ =>
               }
               read
