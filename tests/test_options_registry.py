@@ -101,8 +101,10 @@ def test_process_wide_confs_are_applied_once_per_jvm(spark, tmp_path) -> None:
     spark.range(10).write.parquet(str(tmp_path / "t"))
     bp.read_bloom(spark, str(tmp_path / "t")).where("id = 3").collect()
     jvm = spark._jvm  # type: ignore[attr-defined]
-    threads = int(spark.conf.get("spark.bloomparquet.planning.threads", "64"))
-    assert jvm.io.bloomparquet.planning.PlanningPool.maxThreads() == threads
+    planning = jvm.io.bloomparquet.planning
+    assert planning.PlanningPool.maxThreads() == int(spark.conf.get("spark.bloomparquet.planning.threads")) != 64
+    assert planning.FileBloomIndexCache.budget() == int(spark.conf.get("spark.bloomparquet.cache.maxMb")) << 20
+    assert spark.conf.get("spark.bloomparquet.cache.maxMb") != "256"
 
 
 def test_unknown_keys_name_the_closest_and_list_the_known() -> None:

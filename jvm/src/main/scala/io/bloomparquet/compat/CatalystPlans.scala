@@ -1,8 +1,8 @@
 package io.bloomparquet.compat
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, DynamicPruning, DynamicPruningSubquery, EqualTo, Exists, Expression, InSubquery, ListQuery, OuterReference}
-import org.apache.spark.sql.catalyst.plans.JoinType
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, DynamicPruning, DynamicPruningSubquery, EqualTo, Exists, Expression, InSubquery, ListQuery, OuterReference, PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.analysis.ResolvedTable
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, CreateTable, CreateTableAsSelect, HintInfo, Join, LogicalPlan, ReplaceTable, ReplaceTableAsSelect, SetTableProperties, Subquery, TableSpec, TableSpecBase, UnresolvedTableSpec, UnsetTableProperties}
 import org.apache.spark.sql.connector.catalog.{Table, TableCatalog}
@@ -147,17 +147,38 @@ object CatalystPlans {
   }
 
   /**
-   * A join with a condition: (left, right, join type, condition, broadcast left, broadcast right),
-   * the last two whether a hint asks to broadcast that side. Rebuilt with `withNewChildren`.
+   * A side of a join that the keys of its other side may prune: a side whose rows without a match the
+   * join drops. `equalities`: the join condition's `a = b` as (`a`, `b`), `a` of this side and `b` of
+   * the other, each with references. `keysHinted`: a hint asks to broadcast the other side.
    */
-  object ConditionedJoin {
-    def unapply(plan: LogicalPlan): Option[(LogicalPlan, LogicalPlan, JoinType, Expression, Boolean, Boolean)] =
-      plan match {
-        case Join(left, right, joinType, Some(condition), hint) =>
-          Some((left, right, joinType, condition, broadcast(hint.leftHint), broadcast(hint.rightHint)))
-        case _ => None
-      }
-    private def broadcast(hint: Option[HintInfo]): Boolean = hint.exists(_.strategy.contains(BROADCAST))
+  final case class PrunableSide(plan: LogicalPlan, keys: LogicalPlan, equalities: Seq[(Expression, Expression)],
+      keysHinted: Boolean, isLeft: Boolean) {
+
+    /** `join` (the join this side is of, or a copy of it) with this side replaced by `side`. */
+    def in(join: LogicalPlan, side: LogicalPlan): LogicalPlan =
+      join.withNewChildren(if (isLeft) Seq(side, join.children(1)) else Seq(join.children.head, side))
+  }
+
+  /**
+   * A join with a condition, as the sides its other side's keys may prune, left first: both of an
+   * inner join, the left of a left semi or right outer join, the right of a left outer join (an
+   * outer join keeps its preserved side's rows; full outer and anti joins: none).
+   */
+  object PrunableJoin extends PredicateHelper {
+    def unapply(plan: LogicalPlan): Option[Seq[PrunableSide]] = plan match {
+      case Join(left, right, joinType, Some(condition), hint) =>
+        val equalities = splitConjunctivePredicates(condition).collect { case EqualTo(a, b) => Seq(a -> b, b -> a) }.flatten
+        def side(plan: LogicalPlan, keys: LogicalPlan, keysHint: Option[HintInfo], isLeft: Boolean) =
+          PrunableSide(plan, keys, equalities.filter { case (a, b) => of(a, plan) && of(b, keys) },
+            keysHint.exists(_.strategy.contains(BROADCAST)), isLeft)
+        val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
+        val prunesRight = joinType == Inner || joinType == LeftOuter
+        Some((if (prunesLeft) Seq(side(left, right, hint.rightHint, isLeft = true)) else Nil) ++
+          (if (prunesRight) Seq(side(right, left, hint.leftHint, isLeft = false)) else Nil))
+      case _ => None
+    }
+
+    private def of(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
   }
 
   /** `key IN (SELECT c FROM ...)`, uncorrelated, one column: the key and the subquery's plan. */

@@ -173,6 +173,16 @@ object SparkCompat {
   /** A Spark conf of this JVM's SparkEnv (executors; the driver's SparkContext conf), if any. */
   def envConf(key: String): Option[String] = Option(SparkEnv.get).flatMap(_.conf.getOption(key))
 
+  /**
+   * The confs this JVM's process-wide state reads: the calling thread's session (or the default one) on a
+   * driver, else the SparkEnv's (an executor, which has no session).
+   */
+  def processConf(): String => Option[String] =
+    SparkSession.getActiveSession.orElse(SparkSession.getDefaultSession) match {
+      case Some(spark) => spark.conf.getOption
+      case None => envConf
+    }
+
   // --- SQL extension points ---
 
   /** A V2 relation over `table` whose output is `output` (the V1 relation's attributes, so the plan above resolves). */

@@ -2,8 +2,6 @@ package io.bloomparquet.planning
 
 import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 
-import io.bloomparquet.options.OptionRegistry
-
 /**
  * The process-wide cache of [[FileBloomIndex]]es, bounded by the heap bytes
  * they hold ([[FileBloomIndex.heapBytes]]), so repeated queries on the same
@@ -12,14 +10,14 @@ import io.bloomparquet.options.OptionRegistry
  * evicted what exceeds the budget when it returns.
  */
 object FileBloomIndexCache {
-  private val cache: Cache[FileKey, FileBloomIndex] = Caffeine.newBuilder()
-    .maximumWeight(OptionRegistry.CacheMaxMb.default.get << 20)
+  private lazy val cache: Cache[FileKey, FileBloomIndex] = Caffeine.newBuilder()
+    .maximumWeight(ProcessConfs.cacheBytes)
     .weigher[FileKey, FileBloomIndex]((key: FileKey, index: FileBloomIndex) =>
       math.min(Int.MaxValue.toLong, key.heapBytes + index.heapBytes).toInt)
     .executor((task: Runnable) => task.run())
     .build[FileKey, FileBloomIndex]()
 
-  /** Sets the bound (`spark.bloomparquet.cache.maxMb`, once per JVM: [[io.bloomparquet.spark.ProcessConfs]]). */
+  /** Sets the bound (tests; otherwise `spark.bloomparquet.cache.maxMb`, read once per JVM: [[ProcessConfs]]). */
   def setBudget(bytes: Long): Unit = {
     cache.policy.eviction.ifPresent(_.setMaximum(bytes))
     cache.cleanUp()

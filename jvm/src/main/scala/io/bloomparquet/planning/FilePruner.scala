@@ -3,7 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
-import io.bloomparquet.options.{FilterReads, ReadCostSettings}
+import io.bloomparquet.options.{BloomReadOptions, FilterReads, ReadCostSettings, ReadSettings}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
@@ -34,6 +34,13 @@ final case class FileOutcome(
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
+object FileOutcome {
+  /** A file whose decisions could not be made (`failure`): kept whole. */
+  def unread(failure: String, footersRead: Int): FileOutcome =
+    FileOutcome(IndexedSeq.empty, IndexedSeq.empty, filterBytesRead = 0, footersRead = footersRead, brokenFilters = 0,
+      failure = Some(failure))
+}
+
 /**
  * Reads what one file's decisions need (the footer, then only the bloom
  * filters statistics leave in play, coalesced, then the dictionaries of chunks
@@ -54,23 +61,44 @@ object FilePruner {
   }
 
   /**
-   * The decisions for one file. With `cachedOnly`, None when they need a footer
-   * or filter the cache does not hold (nothing is read then).
+   * One scan's pruning of its files, shared by them: its predicate bound per file schema, its early
+   * stop, and its read options whole. `costs`: the read cost model, with the files read at once;
+   * `tailSizer` learns from each file read how much of the next one's end to read.
    */
-  def prune(key: FileKey, conf: Configuration, compiler: Compiler, useCache: Boolean,
-      cachedOnly: Boolean = false, gate: ProbeGate = ProbeGate.Off,
-      tailSizer: TailSizer = new TailSizer, reads: FilterReads = FilterReads.Auto,
-      costs: ReadCostSettings = ReadCostSettings(), listed: Option[FileStatus] = None,
-      dictionaries: Boolean = false): Option[FileOutcome] =
-    try pruneOrThrow(key, conf, compiler, useCache, cachedOnly, gate, tailSizer, reads, costs, listed, dictionaries)
-    catch { case NonFatal(e) => Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, 0, 0, Some(e.toString))) }
+  final class Pass(predicate: BloomPredicate, caseSensitive: Boolean, val options: BloomReadOptions,
+      val costs: ReadCostSettings, val tailSizer: TailSizer) {
+    val compiler = new Compiler(predicate, caseSensitive)
+    val gate: ProbeGate = ProbeGate(predicate, options.earlyStop)
+  }
 
-  private def pruneOrThrow(path: FileKey, conf: Configuration, compiler: Compiler, cacheWanted: Boolean,
-      cachedOnly: Boolean, gate: ProbeGate, tailSizer: TailSizer, reads: FilterReads,
-      costs: ReadCostSettings, listed: Option[FileStatus], dictionaries: Boolean): Option[FileOutcome] = {
+  object Pass {
+    /** The pass of a scan whose files `keys` are read `parallelism` at a time: they share this JVM's bandwidth. */
+    def apply(predicate: BloomPredicate, settings: ReadSettings, keys: Seq[FileKey], parallelism: Int): Pass = {
+      val costs = settings.bloom.readCost.copy(filesAtOnce = math.max(1, math.min(parallelism, keys.size)))
+      val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path, costs)))
+      new Pass(predicate, settings.caseSensitive, settings.bloom, costs, tailSizer)
+    }
+  }
+
+  /** The decisions for one file, read as `pass` says; `listed`: its status, if its listing gave one. */
+  def prune(key: FileKey, conf: Configuration, pass: Pass, listed: Option[FileStatus]): FileOutcome =
+    orFailure(pruneOrThrow(key, conf, pass, cachedOnly = false, listed)).get
+
+  /** The decisions for one file from this JVM's cache alone: None when they need a footer or filter it does not hold. */
+  def cached(key: FileKey, conf: Configuration, pass: Pass): Option[FileOutcome] =
+    if (!pass.options.useCache) None else orFailure(pruneOrThrow(key, conf, pass, cachedOnly = true, listed = None))
+
+  private def orFailure(outcome: => Option[FileOutcome]): Option[FileOutcome] =
+    try outcome
+    catch { case NonFatal(e) => Some(FileOutcome.unread(e.toString, footersRead = 0)) }
+
+  private def pruneOrThrow(path: FileKey, conf: Configuration, pass: Pass, cachedOnly: Boolean,
+      listed: Option[FileStatus]): Option[FileOutcome] = {
+    val (compiler, gate, tailSizer, reads, costs) =
+      (pass.compiler, pass.gate, pass.tailSizer, pass.options.filterReads, pass.costs)
     // The version judged: the cache's key, and what a task of a plan cut from this footer checks.
     val hadoopPath = new Path(path.path)
-    val Versioned(key, version, useCache, asked) = Versioned(path, hadoopPath, conf, cacheWanted)
+    val Versioned(key, version, useCache, asked) = Versioned(path, hadoopPath, conf, pass.options.useCache)
     val cached = if (useCache) FileBloomIndexCache.get(key) else None
     if (cachedOnly && cached.isEmpty) return None
     val file = new LazyFile(listed.orElse(asked).getOrElse(PlanningOpen.status(key, hadoopPath)), conf)
@@ -82,7 +110,7 @@ object FilePruner {
       }(index => (index, None))
       val footersRead = if (cached.isEmpty) 1 else 0
       val noKeys = FileDecryption.unreadable(index.footer)
-      if (noKeys.isDefined) return Some(FileOutcome(IndexedSeq.empty, IndexedSeq.empty, 0, footersRead, 0, noKeys))
+      if (noKeys.isDefined) return Some(FileOutcome.unread(noKeys.get, footersRead))
       val blocks = index.footer.getBlocks.asScala.toIndexedSeq
       val compiled = compiler(index.footer.getFileMetaData.getSchema)
       val wanted = filtersWanted(index, compiled, blocks, gate)
@@ -100,7 +128,7 @@ object FilePruner {
       val decided = decide(index, compiled, blocks, wanted, fetched, gate)
       // Dictionaries too where the gate still probes: encrypted files keep theirs unread.
       val dictionaryWanted =
-        if (!dictionaries || wanted.skip || FileDecryption.isEncrypted(index.footer)) Nil
+        if (!pass.options.dictionaries || wanted.skip || FileDecryption.isEncrypted(index.footer)) Nil
         else DictionaryPruning.wanted(compiled, blocks, decided.verdicts, decided.filters)
       val judged =
         if (dictionaryWanted.isEmpty) DictionaryPruning.Judged(decided.verdicts, 0, 0)
@@ -115,8 +143,9 @@ object FilePruner {
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
       val planningBytes = tail.fold(0L)(_.bytesRead) + fetched.fetchedBytes + judged.bytesRead
-      Some(FileOutcome(spans, judged.verdicts, fetched.bytesRead, footersRead, decided.broken, None, decided.unprobed,
-          version, fetched.reads, fetched.inBlocks, planningBytesRead = planningBytes,
+      Some(FileOutcome(spans, judged.verdicts, filterBytesRead = fetched.bytesRead, footersRead = footersRead,
+          brokenFilters = decided.broken, failure = None, rowGroupsUnprobed = decided.unprobed, version = version,
+          filterReads = fetched.reads, filtersReadInBlocks = fetched.inBlocks, planningBytesRead = planningBytes,
           dictionaryBytesRead = judged.bytesRead))
     } finally file.close()
   }

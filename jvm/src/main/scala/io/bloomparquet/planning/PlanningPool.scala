@@ -3,11 +3,10 @@ package io.bloomparquet.planning
 import java.util.concurrent.atomic.{AtomicInteger, AtomicReferenceArray}
 import java.util.concurrent.{Future, LinkedBlockingQueue, ThreadFactory, ThreadPoolExecutor, TimeUnit}
 
-import io.bloomparquet.options.OptionRegistry
-
 /**
  * The JVM-wide pool that reads footers and filters while planning: at most
- * [[maxThreads]] daemon threads, idle ones retired after a minute. Queries
+ * [[maxThreads]] daemon threads (`spark.bloomparquet.planning.threads`, read
+ * once per JVM: [[ProcessConfs]]), idle ones retired after a minute. Queries
  * share it; each asks for at most its own parallelism, and the calling thread
  * works too, so a saturated pool slows planning but never stalls it.
  */
@@ -19,7 +18,7 @@ object PlanningPool {
   }
 
   private lazy val pool: ThreadPoolExecutor = {
-    val threads = OptionRegistry.PlanningThreads.default.get.toInt
+    val threads = ProcessConfs.planningThreads
     val p = new ThreadPoolExecutor(threads, threads, 60L, TimeUnit.SECONDS,
       new LinkedBlockingQueue[Runnable](), daemonThreads)
     p.allowCoreThreadTimeOut(true)
@@ -38,13 +37,6 @@ object PlanningPool {
 
   /** Threads the pool may run at once. */
   def maxThreads: Int = pool.getMaximumPoolSize
-
-  /** Sets the bound (`spark.bloomparquet.planning.threads`, once per JVM: [[io.bloomparquet.spark.ProcessConfs]]). */
-  def setMaxThreads(n: Int): Unit = synchronized {
-    require(n >= 1, s"planning threads must be >= 1, got $n")
-    if (n > pool.getMaximumPoolSize) { pool.setMaximumPoolSize(n); pool.setCorePoolSize(n) }
-    else { pool.setCorePoolSize(n); pool.setMaximumPoolSize(n) }
-  }
 
   /**
    * Each key's outcome: `fromCache` on the caller first (microseconds when the

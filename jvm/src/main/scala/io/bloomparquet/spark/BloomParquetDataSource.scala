@@ -23,7 +23,6 @@ class BloomParquetDataSource extends FileDataSourceV2 {
   override def getTable(options: CaseInsensitiveStringMap, schema: StructType): Table = table(options, Some(schema))
 
   private def table(options: CaseInsensitiveStringMap, schema: Option[StructType]): Table = {
-    ProcessConfs.applyOnDriver(sparkSession)
     SbbfKernels.get() // picks the kernel now, so its background warm-up runs before the first query plans
     val paths = getPaths(options)
     new BloomParquetTable(getTableName(options, paths), sparkSession, getOptionsWithoutPaths(options), paths, schema,

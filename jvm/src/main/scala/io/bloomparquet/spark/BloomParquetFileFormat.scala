@@ -47,7 +47,6 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       filters: Seq[Filter],
       options: Map[String, String],
       hadoopConf: Configuration): PartitionedFile => Iterator[InternalRow] = {
-    ProcessConfs.applyOnDriver(sparkSession)
     val settings = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
     val bloom = settings.bloom
     val toSpark = ReaderFilters.of(bloom.sparkPushdown, filters, dataSchema, settings.caseSensitive)

@@ -36,13 +36,11 @@ class BloomParquetTable(
   private def settings(options: CaseInsensitiveStringMap) = ReadSettings.resolve(options, SessionReadConfs.of(sparkSession))
 
   /**
-   * The JVM-wide settings and the kernel, before this table's first footer read: here rather than
-   * in the optimizer rule that builds the SQL route's table, which only rewrites the plan.
+   * The kernel, before this table's first footer read: here rather than in the optimizer rule that
+   * builds the SQL route's table, which only rewrites the plan.
    */
-  private def readyToRead(): Unit = {
-    ProcessConfs.applyOnDriver(sparkSession)
+  private def readyToRead(): Unit =
     SbbfKernels.get() // picks the kernel now, so its background warm-up runs while the scan plans
-  }
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     readyToRead()

@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.planning.{FileKey, FileOutcome, FileVersion}
+import io.bloomparquet.planning.{FileKey, FileOutcome, JudgedVersion}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 
@@ -8,11 +8,10 @@ import org.apache.spark.sql.execution.datasources.PartitionedFile
 final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts, judged: Map[String, JudgedFile])
 
 /**
- * A file whose splits were cut from the footer planning read: the version planning judged
- * (see [[FileVersion]]; length and modification time as listed) and the start of its first
- * kept split, whose task reads the file whole if it is another version by then.
+ * A file whose splits were cut from the footer planning read: the version planning judged and
+ * the start of its first kept split, whose task reads the file whole if it is another version by then.
  */
-final case class JudgedFile(version: FileVersion.Lookup, length: Long, modificationTime: Long, firstStart: Long)
+final case class JudgedFile(judged: JudgedVersion, firstStart: Long)
 
 /**
  * The files the scan's current plan cut, for its reader factory, which Spark may make before
@@ -37,6 +36,6 @@ object JudgedFile {
       }
       val starts = splits.flatMap(_._3.map(_.start))
       if (!changed || starts.isEmpty) None
-      else Some(key.path -> JudgedFile(outcomes(key).version, key.length, key.modificationTime, starts.min))
+      else Some(key.path -> JudgedFile(JudgedVersion(key.length, key.modificationTime, outcomes(key).version), starts.min))
     }
 }

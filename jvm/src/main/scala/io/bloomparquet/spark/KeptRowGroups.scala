@@ -1,17 +1,15 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.planning.{FileOutcome, FileVersion}
+import io.bloomparquet.planning.{FileOutcome, JudgedVersion}
 import io.bloomparquet.pruning.SplitPlanner
 import io.bloomparquet.pruning.SplitPlanner.Span
 
 /**
  * A file planning kept with some of its row groups pruned, as a V1 scan's tasks need it to read
- * only the others: where its row groups lie, which are kept, and the version planning judged
- * (length and modification time as listed, and what [[FileVersion]] offers). A task finding the
- * file is another version by then reads its split as Spark planned it.
+ * only the others: where its row groups lie, which are kept, and the version planning judged. A
+ * task finding the file is another version by then reads its split as Spark planned it.
  */
-final case class KeptRowGroups(spans: IndexedSeq[Span], keep: IndexedSeq[Boolean], version: FileVersion.Lookup,
-    length: Long, modificationTime: Long) {
+final case class KeptRowGroups(spans: IndexedSeq[Span], keep: IndexedSeq[Boolean], judged: JudgedVersion) {
 
   /** The ranges of the split `[start, start + length)` to read: [[SplitPlanner]]'s, bridging gaps of `gapBytes`. */
   def ranges(start: Long, length: Long, gapBytes: Long): Seq[(Long, Long)] =
@@ -24,7 +22,7 @@ object KeptRowGroups {
   def of(outcome: FileOutcome, length: Long, modificationTime: Long): Option[KeptRowGroups] = {
     val keep = outcome.verdicts.indices.map(outcome.keep)
     if (outcome.failure.isDefined || keep.forall(identity) || !keep.contains(true)) None
-    else Some(KeptRowGroups(outcome.spans, keep, outcome.version, length, modificationTime))
+    else Some(KeptRowGroups(outcome.spans, keep, JudgedVersion(length, modificationTime, outcome.version)))
   }
 }
 

@@ -1,12 +1,9 @@
 package io.bloomparquet.spark
 
-import scala.util.control.NonFatal
-
 import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
-import io.bloomparquet.planning.FileVersion
+import io.bloomparquet.planning.JudgedVersion
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.PartitionedFile
@@ -49,7 +46,8 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
       val gap = gapBytes
       (split: PartitionedFile) => {
         val path = SparkCompat.filePath(split)
-        kept.files.get(path).filter(k => PrunedScanFormat.unchanged(path, k, conf.value.value)) match {
+        // A file gone, or another version by now, is Spark's reader's to meet as it planned it.
+        kept.files.get(path).filter(k => JudgedVersion.now(path, conf.value.value).contains(k.judged)) match {
           case None => read(split)
           case Some(k) => k.ranges(split.start, split.length, gap) match {
               case Seq((start, length)) if start == split.start && length == split.length => read(split)
@@ -76,14 +74,4 @@ object PrunedScanFormat {
 
   /** For a scan whose files are read as Spark split them (only its filters judged). */
   val NoRowGroups = new KeptRowGroupsByPath(Map.empty)
-
-  /** Whether the file at `path` is still the version planning judged (one status call); a file gone is Spark's reader's to meet. */
-  private[spark] def unchanged(path: String, kept: KeptRowGroups, conf: Configuration): Boolean =
-    try {
-      val p = new Path(path)
-      val fs = p.getFileSystem(conf)
-      val status = fs.getFileStatus(p)
-      status.getLen == kept.length && status.getModificationTime == kept.modificationTime &&
-      FileVersion.of(fs, p, status) == kept.version
-    } catch { case NonFatal(_) => false }
 }

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, ProbeGate, ReadCost, TailSizer}
+import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -118,35 +118,18 @@ object SplitPruning {
       settings: ReadSettings): Map[FileKey, FileOutcome] =
     if (!settings.bloom.useCache) Map.empty
     else {
-      val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
-      val gate = ProbeGate(predicate, settings.bloom.earlyStop)
+      val pass = FilePruner.Pass(predicate, settings, keys, parallelism = 1)
       val held = FileBloomIndexCache.heldFiles
-      keys.filter(k => held(k.copy(version = None)))
-        .flatMap(k =>
-          FilePruner.prune(k, conf, compiler, useCache = true, cachedOnly = true, gate,
-            dictionaries = settings.bloom.dictionaries).map(k -> _)).toMap
+      keys.filter(k => held(k.copy(version = None))).flatMap(k => FilePruner.cached(k, conf, pass).map(k -> _)).toMap
     }
 
   /** Each file's outcome, read in this JVM: cached ones first, the others `parallelism` at a time. */
   def outcomesHere(keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
       parallelism: Int, listed: FileKey => Option[FileStatus] = _ => None): Map[FileKey, FileOutcome] = {
-    ProcessConfs.applyOnExecutor()
-    val compiler = new FilePruner.Compiler(predicate, settings.caseSensitive)
-    // The files read at once share the driver's (or this executor's) bandwidth.
-    val costs = settings.bloom.readCost.copy(filesAtOnce = math.max(1, math.min(parallelism, keys.size)))
-    val tailSizer = keys.headOption.fold(new TailSizer)(k => TailSizer.forCost(ReadCost.forPath(k.path, costs)))
-    val gate = ProbeGate(predicate, settings.bloom.earlyStop)
-    val useCache = settings.bloom.useCache
+    val pass = FilePruner.Pass(predicate, settings, keys, parallelism)
     // Many values: one file first, whose filters' fill may show that no other file's are worth reading.
-    val pilot = if (gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
-    PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism,
-      key =>
-        if (useCache) FilePruner.prune(key, conf, compiler, useCache, cachedOnly = true, gate,
-          dictionaries = settings.bloom.dictionaries)
-        else None,
-      key =>
-        FilePruner.prune(key, conf, compiler, useCache, gate = gate, tailSizer = tailSizer,
-          reads = settings.bloom.filterReads, costs = costs, listed = listed(key),
-          dictionaries = settings.bloom.dictionaries).get, pilot)
+    val pilot = if (pass.gate.tracking && ProbePayoff.worthPilot(predicate)) 1 else 0
+    PlanningPool.forEachFile[FileKey, FileOutcome](keys, parallelism, FilePruner.cached(_, conf, pass),
+      key => FilePruner.prune(key, conf, pass, listed(key)), pilot)
   }
 }

@@ -1,9 +1,7 @@
 package io.bloomparquet.spark
 
-import scala.util.control.NonFatal
-
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.planning.FileVersion
+import io.bloomparquet.planning.JudgedVersion
 import io.bloomparquet.spark.metrics.BloomMetrics
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
@@ -15,7 +13,7 @@ import org.apache.spark.util.SerializableConfiguration
 /**
  * Plan mode's splits hold only the row groups the footer read while planning left in play. A
  * task about to read a file cut that way first checks it is still the version planning judged
- * (one status call, the version [[FileVersion]] offers): a file replaced since — a reused
+ * (one status call, the version [[io.bloomparquet.planning.FileVersion]] offers): a file replaced since — a reused
  * DataFrame's second action, a file rewritten while the query ran — is read whole by the task
  * holding its first kept split, and not at all by the others. Files planning pruned entirely
  * have no task to check them: the user guide says so.
@@ -28,21 +26,22 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
     case fp: FilePartition if !judged.isEmpty && fp.files.exists(f => judged.get(f.toPath.toString).isDefined) =>
       // One status call per judged file of the partition, however many of its splits the partition holds.
       val now = fp.files.iterator.map(_.toPath.toString).filter(judged.get(_).isDefined).toSeq.distinct
-        .map(p => p -> current(p)).toMap // every judged file of the partition
+        .map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap // every judged file of the partition
       val splits = fp.files.map(check(_, now))
       (SparkCompat.newFilePartition(fp.index, splits.flatMap(_._1)), splits.count(_._2).toLong)
     case other => (other, 0L)
   }
 
   /** What to read of `split` (its file's status now in `now`), and whether it is its changed file read whole. */
-  private def check(split: PartitionedFile, now: Map[String, Option[(Long, Long, FileVersion.Lookup)]])
+  private def check(split: PartitionedFile, now: Map[String, Option[JudgedVersion]])
       : (Option[PartitionedFile], Boolean) = {
     val path = split.toPath.toString
     judged.get(path) match {
       case None => (Some(split), false)
       case Some(j) => now(path) match {
-          case Some((length, mtime, version)) if length != j.length || mtime != j.modificationTime || version != j.version =>
-            if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, length, mtime)), true) else (None, false)
+          case Some(v) if v != j.judged =>
+            if (split.start == j.firstStart) (Some(SparkCompat.wholeFile(split, v.length, v.modificationTime)), true)
+            else (None, false)
           // Unchanged, or gone: Spark's reader meets a missing file as it would (spark.sql.files.ignoreMissingFiles).
           case _ => (Some(split), false)
         }
@@ -53,14 +52,6 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
     val (p, changed) = checked(partition)
     new CountingReader(open(p), Array(BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, changed)))
   }
-
-  private def current(path: String): Option[(Long, Long, FileVersion.Lookup)] =
-    try {
-      val p = new org.apache.hadoop.fs.Path(path)
-      val fs = p.getFileSystem(conf.value.value)
-      val status = fs.getFileStatus(p)
-      Some((status.getLen, status.getModificationTime, FileVersion.of(fs, p, status)))
-    } catch { case NonFatal(_) => None }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
     counted(partition, delegate.createReader)

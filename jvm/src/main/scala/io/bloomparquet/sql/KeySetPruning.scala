@@ -1,12 +1,11 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, V2Relation, isDynamicPruning, isSubqueryRoot}
+import io.bloomparquet.compat.CatalystPlans.{InListSubquery, PrunableJoin, V2Relation, isDynamicPruning, isSubqueryRoot}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, EqualTo, Expression, NamedExpression, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Expression, NamedExpression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 
@@ -42,21 +41,12 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   }
 
   private def rewrite(plan: LogicalPlan, maxBytes: Long): LogicalPlan = plan.transformUp {
-    case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
-        if !pruned(left) && !pruned(right) =>
-      val keys = splitConjunctivePredicates(condition).collect {
-        case EqualTo(a, b) if side(a, left) && side(b, right) => (a, b)
-        case EqualTo(b, a) if side(a, left) && side(b, right) => (a, b)
-      }
-      def onLeft = keys.collectFirst {
-        case (l, r) if canPruneLeft(joinType) && worth(l, left, right, Some(r), maxBytes, broadcastRight) =>
-          j.withNewChildren(Seq(withKeys(l, left, right, r, maxBytes), right))
-      }
-      def onRight = keys.collectFirst {
-        case (l, r) if canPruneRight(joinType) && worth(r, right, left, Some(l), maxBytes, broadcastLeft) =>
-          j.withNewChildren(Seq(left, withKeys(r, right, left, l, maxBytes)))
-      }
-      onLeft.orElse(onRight).getOrElse(j)
+    case j @ PrunableJoin(sides) if !j.children.exists(pruned) =>
+      sides.view.flatMap(s =>
+        s.equalities.collectFirst {
+          case (key, value) if worth(key, s.plan, s.keys, Some(value), maxBytes, s.keysHinted) =>
+            s.in(j, withKeys(key, s.plan, s.keys, value, maxBytes))
+        }).headOption.getOrElse(j)
     case f @ Filter(condition, child) if !pruned(child) =>
       splitConjunctivePredicates(condition).collectFirst {
         case InListSubquery(key, keys) if worth(key, child, keys, keys.output.headOption, maxBytes, hinted = false) =>
@@ -64,8 +54,6 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
           f.copy(child = Filter(dynamicFilter(key, keys, keys.output.head, maxBytes), child))
       }.getOrElse(f)
   }
-
-  private def side(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
 
   /** Does `plan` (a join side) already hold a dynamic pruning filter above its scan? One per scan at most. */
   private def pruned(plan: LogicalPlan): Boolean = plan match {
@@ -75,9 +63,6 @@ final case class KeySetPruning(spark: SparkSession) extends Rule[LogicalPlan] wi
   }
 
   private def hasDynamicPruning(condition: Expression): Boolean = condition.exists(isDynamicPruning)
-
-  private def canPruneLeft(t: JoinType): Boolean = t == Inner || t == LeftSemi || t == RightOuter
-  private def canPruneRight(t: JoinType): Boolean = t == Inner || t == LeftOuter
 
   /**
    * A filter is worth it when `key` is a column of a bloomparquet scan under `pruned`, the

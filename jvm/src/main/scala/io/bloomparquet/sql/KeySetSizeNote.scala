@@ -1,12 +1,11 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, InListSubquery, isDynamicPruning, withRelationOption}
+import io.bloomparquet.compat.CatalystPlans.{InListSubquery, PrunableJoin, PrunableSide, isDynamicPruning, withRelationOption}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.spark.BloomParquetTable
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{EqualTo, Expression, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.PredicateHelper
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 
@@ -26,25 +25,18 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled) plan
     else plan.transformUp {
-      case j @ ConditionedJoin(left, right, joinType, condition, broadcastLeft, broadcastRight)
-          if !filtered(left) && !filtered(right) =>
-        val pairs = splitConjunctivePredicates(condition).collect { case EqualTo(a, b) => Seq(a -> b, b -> a) }.flatten
-        def noted(side: LogicalPlan, keys: LogicalPlan, hinted: Boolean): LogicalPlan =
-          if (hinted || !unsized(keys, maxBytes)) side
-          else pairs.collectFirst { case (k, _) if on(k, side) && lookups.scanColumn(k, side) => mark(side) }.getOrElse(side)
+      case j @ PrunableJoin(sides) if !j.children.exists(filtered) =>
         // The sides KeySetPruning may prune: where a hint would give the filter.
-        val prunesLeft = joinType == Inner || joinType == LeftSemi || joinType == RightOuter
-        val prunesRight = joinType == Inner || joinType == LeftOuter
-        j.withNewChildren(Seq(if (prunesLeft) noted(left, right, broadcastRight) else left,
-            if (prunesRight) noted(right, left, broadcastLeft) else right))
+        def noted(s: PrunableSide): LogicalPlan =
+          if (s.keysHinted || !unsized(s.keys, maxBytes) || !s.equalities.exists(e => lookups.scanColumn(e._1, s.plan))) s.plan
+          else mark(s.plan)
+        sides.foldLeft(j: LogicalPlan)((join, s) => s.in(join, noted(s)))
       case f @ Filter(condition, child) if !filtered(child) =>
         splitConjunctivePredicates(condition).collectFirst {
           case InListSubquery(key, keys) if unsized(keys, maxBytes) && lookups.scanColumn(key, child) => f.copy(child = mark(child))
         }.getOrElse(f)
     }
   }
-
-  private def on(e: Expression, plan: LogicalPlan): Boolean = e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
 
   private def filtered(plan: LogicalPlan): Boolean = plan match {
     case Filter(condition, _) => isDynamicPruning(condition)

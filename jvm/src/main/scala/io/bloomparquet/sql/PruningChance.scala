@@ -1,9 +1,8 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, CorrelatedExists, InListSubquery}
+import io.bloomparquet.compat.CatalystPlans.{CorrelatedExists, InListSubquery, PrunableJoin}
 import io.bloomparquet.pruning.CatalystPredicates
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, EqualTo, ExprId, Expression, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeSet, ExprId, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 /**
@@ -81,22 +80,8 @@ object PruningChance extends PredicateHelper {
       def source(a: Attribute, seen: Int = 0): Attribute =
         renamed.get(a.exprId).filter(_ => seen < 64).fold(a)(inner => source(inner, seen + 1))
       new JoinKeys(plan.flatMap {
-        case ConditionedJoin(left, right, joinType, condition, _, _) =>
-          // The sides a runtime filter may prune: an outer join keeps its preserved side's rows.
-          val (leftSet, rightSet) = (left.outputSet, right.outputSet)
-          def keysFor(k: Expression, v: Expression): Option[LogicalPlan] =
-            if (k.references.subsetOf(leftSet) && v.references.subsetOf(rightSet) &&
-              Set[JoinType](Inner, LeftSemi, RightOuter)(joinType)) Some(right)
-            else if (k.references.subsetOf(rightSet) && v.references.subsetOf(leftSet) &&
-              Set[JoinType](Inner, LeftOuter)(joinType)) Some(left)
-            else None
-          splitConjunctivePredicates(condition).flatMap {
-            case EqualTo(a, b) => Seq(a -> b, b -> a).flatMap {
-                case (k: Attribute, v) if v.references.nonEmpty => keysFor(k, v).map(JoinKey(source(k), _, v))
-                case _ => None
-              }
-            case _ => Nil
-          }
+        case PrunableJoin(sides) =>
+          sides.flatMap(s => s.equalities.collect { case (k: Attribute, v) => JoinKey(source(k), s.keys, v) })
         case _ => Nil
       })
     }

@@ -4,6 +4,7 @@ import java.nio.file.{Files, Path => NioPath}
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.planning.FiltersAlone.pass
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import io.bloomparquet.tail.FilterLengths
@@ -187,9 +188,11 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
       // Room for about three of the eight files, whichever they are.
       val budget = 3 * paths.map(p => keyOf(p).heapBytes + fullIndex(p).heapBytes).max
       val predicate = BloomPredicate.in(Seq("key"), LongType, Seq(1L, 2000L, 4001L, 5000L))
-      val compiler = new FilePruner.Compiler(predicate, caseSensitive = true)
-      def verdicts(key: FileKey, useCache: Boolean, cachedOnly: Boolean = false) =
-        FilePruner.prune(key, conf, compiler, useCache, cachedOnly).map { o => assertEquals(o.failure, None); o.verdicts }
+      def verdicts(key: FileKey, useCache: Boolean, cachedOnly: Boolean = false) = {
+        val filters = pass(predicate, useCache)
+        (if (cachedOnly) FilePruner.cached(key, conf, filters) else Some(FilePruner.prune(key, conf, filters, listed = None)))
+          .map { o => assertEquals(o.failure, None); o.verdicts }
+      }
       val uncached = files.map(k => verdicts(k, useCache = false).get)
       assert(uncached.exists(_.exists(_ != uncached.head.head)), "the predicate prunes some row group")
       FileBloomIndexCache.setBudget(budget)

@@ -8,6 +8,7 @@ import scala.util.{Random, Using}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.compat.VectoredReads
 import io.bloomparquet.options.{FilterReads, ReadCostSettings}
+import io.bloomparquet.planning.FiltersAlone.pass
 import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.tail.{FilterLengths, FilterTail}
@@ -93,10 +94,10 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     try for (round <- 0 until 12) {
         // Present keys are even and inside every row group's min/max; odd ones are absent.
         val values = Seq.fill(1 + rnd.nextInt(if (round % 3 == 0) 60 else 4))(rnd.nextInt(12000).toLong)
-        val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, values), caseSensitive = true)
+        val predicate = BloomPredicate.in(Seq("key"), LongType, values)
         for (key <- files) {
           def run(reads: FilterReads, useCache: Boolean) = {
-            val o = FilePruner.prune(key, conf, compiler, useCache, reads = reads).get
+            val o = FilePruner.prune(key, conf, pass(predicate, useCache, reads), listed = None)
             assertEquals(o.failure, None)
             o
           }
@@ -133,9 +134,9 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val chunk = SmallParquet.footer(path).getBlocks.get(0).getColumns.get(0)
     val header = BloomFilterReader.blockLayout(io.bloomparquet.compat.ParquetFilterShims.bloomFilterLength(chunk).get).get._1
     val sizer = TailSizer.forCost(ReadCost.forPath(key.path))
-    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(5001L)), caseSensitive = true)
-    val first = FilePruner.prune(key, conf, compiler, useCache = false, tailSizer = sizer).get
-    val again = FilePruner.prune(key, conf, compiler, useCache = false, tailSizer = sizer).get
+    val lookup = pass(BloomPredicate.in(Seq("key"), LongType, Seq(5001L)), useCache = false, tailSizer = sizer)
+    val first = FilePruner.prune(key, conf, lookup, listed = None)
+    val again = FilePruner.prune(key, conf, lookup, listed = None)
     assertEquals(again.verdicts, first.verdicts)
     // Statistics leave one row group (keys ascend): its filter's header, the probed block, and the
     // blocks of the chunk's min and max (the check for a corrupt bitset), each read exactly.
@@ -169,9 +170,9 @@ class FilterBlockReadsSuite extends munit.FunSuite {
         0.toByte)
       bytes
     }
-    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(2L)), caseSensitive = true)
+    val predicate = BloomPredicate.in(Seq("key"), LongType, Seq(2L))
     for (reads <- Seq(FilterReads.Whole, FilterReads.Blocks)) {
-      val o = FilePruner.prune(keyOf(zeroed), conf, compiler, useCache = false, reads = reads).get
+      val o = FilePruner.prune(keyOf(zeroed), conf, pass(predicate, useCache = false, reads), listed = None)
       assertEquals(o.brokenFilters, 1, reads)
       assert(o.keep(0), s"$reads: row group 0 holds key 2")
     }
@@ -189,8 +190,8 @@ class FilterBlockReadsSuite extends munit.FunSuite {
       bytes(offset + 1) = (bytes(offset + 1) ^ 2).toByte
       bytes
     }
-    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, Seq(2L)), caseSensitive = true)
-    def pruned(reads: FilterReads) = FilePruner.prune(keyOf(damaged), conf, compiler, useCache = false, reads = reads).get
+    val predicate = BloomPredicate.in(Seq("key"), LongType, Seq(2L))
+    def pruned(reads: FilterReads) = FilePruner.prune(keyOf(damaged), conf, pass(predicate, useCache = false, reads), listed = None)
     val (asWhole, inBlocks) = (pruned(FilterReads.Whole), pruned(FilterReads.Blocks))
     assertEquals(inBlocks.verdicts, asWhole.verdicts)
     assert(inBlocks.keep(0), "row group 0 holds key 2")
@@ -314,11 +315,11 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val (slowPath, slowConf) = slow(path)
     val key = FileKey(slowPath, path.toFile.length, path.toFile.lastModified)
     val values = (0 until 40).map(i => 2L * i * 211 + 1) // absent: a block per row group's filter each
-    val compiler = new FilePruner.Compiler(BloomPredicate.in(Seq("key"), LongType, values), caseSensitive = true)
+    val predicate = BloomPredicate.in(Seq("key"), LongType, values)
     def run(parallel: Int) = {
       SlowFileSystem.reset()
-      val o = FilePruner.prune(key, slowConf, compiler, useCache = false, reads = FilterReads.Blocks,
-        costs = ReadCostSettings(latencyMicros = 20, megabytesPerSecond = 2000, parallelRanges = parallel)).get
+      val costs = ReadCostSettings(latencyMicros = 20, megabytesPerSecond = 2000, parallelRanges = parallel)
+      val o = FilePruner.prune(key, slowConf, pass(predicate, useCache = false, FilterReads.Blocks, costs), listed = None)
       (o, SlowFileSystem.vectoredReadsOf(slowPath))
     }
     val (oneByOne, none) = run(1)

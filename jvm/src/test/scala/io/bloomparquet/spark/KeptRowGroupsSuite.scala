@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import java.nio.file.{Files, StandardOpenOption}
 
-import io.bloomparquet.planning.FileVersion
+import io.bloomparquet.planning.{FileVersion, JudgedVersion}
 import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 
@@ -15,7 +15,7 @@ class KeptRowGroupsSuite extends munit.FunSuite {
   // Four row groups of 100 bytes from offset 4: midpoints 54, 154, 254, 354.
   private val spans = (0 until 4).map(i => Span(4 + 100L * i, 100))
 
-  private def kept(keep: Boolean*): KeptRowGroups = KeptRowGroups(spans, keep.toIndexedSeq, FileVersion.NotOffered, 500, 0)
+  private def kept(keep: Boolean*): KeptRowGroups = KeptRowGroups(spans, keep.toIndexedSeq, JudgedVersion(500, 0, FileVersion.NotOffered))
 
   test("a split is read as the runs of kept row groups it owns, and not at all when it owns none") {
     val k = kept(false, true, false, true)
@@ -41,21 +41,21 @@ class KeptRowGroupsSuite extends munit.FunSuite {
     val file = Files.createTempFile("bp-kept", ".parquet")
     Files.write(file, Array.fill[Byte](500)(1))
     val path = file.toUri.toString
-    def judgedNow = KeptRowGroups(spans, IndexedSeq(true, false, false, true), FileVersion.of(path, conf), Files.size(file),
-      Files.getLastModifiedTime(file).toMillis)
+    def judgedNow = JudgedVersion(Files.size(file), Files.getLastModifiedTime(file).toMillis, FileVersion.of(path, conf))
+    def unchanged(judged: JudgedVersion) = JudgedVersion.now(path, conf).contains(judged)
     val planned = judgedNow
-    assert(PrunedScanFormat.unchanged(path, planned, conf))
+    assert(unchanged(planned))
     val mtime = Files.getLastModifiedTime(file)
     Thread.sleep(20) // ctime has the kernel's clock granularity
     Files.write(file, Array.fill[Byte](500)(2), StandardOpenOption.TRUNCATE_EXISTING)
     Files.setLastModifiedTime(file, mtime)
     // Same length and modification time: another version all the same.
-    assert(!PrunedScanFormat.unchanged(path, planned, conf))
+    assert(!unchanged(planned))
     val judged = judgedNow
-    assert(PrunedScanFormat.unchanged(path, judged, conf))
-    assert(!PrunedScanFormat.unchanged(path, judged.copy(length = 499), conf))
-    assert(!PrunedScanFormat.unchanged(path, judged.copy(modificationTime = 1), conf))
+    assert(unchanged(judged))
+    assert(!unchanged(judged.copy(length = 499)))
+    assert(!unchanged(judged.copy(modificationTime = 1)))
     Files.delete(file)
-    assert(!PrunedScanFormat.unchanged(path, judged, conf))
+    assert(!unchanged(judged))
   }
 }

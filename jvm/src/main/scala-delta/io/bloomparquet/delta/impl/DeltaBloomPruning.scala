@@ -5,7 +5,7 @@ import scala.collection.mutable
 import io.bloomparquet.compat.{CatalystPlans, SparkCompat}
 import io.bloomparquet.delta.{DeltaReads, PhysicalColumns}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, V1FileRelation}
+import io.bloomparquet.compat.CatalystPlans.{FileRelation, PrunableJoin, PrunableSide, V1FileRelation}
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{BloomColumns, FileKey, KeySetSample}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff, RowGroupVerdict}
@@ -15,8 +15,7 @@ import io.bloomparquet.sql.KeySetSize
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, AttributeSet, EqualTo, Expression, InSet, PredicateHelper, SubqueryExpression}
-import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, AttributeSet, Expression, InSet, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.delta.{IdMapping, NoMapping}
@@ -49,15 +48,8 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       val pruned: Memo = mutable.Map.empty
       // Down from the root: a join sees its sides' filters before the filters are pruned on their own.
       val planned = prepared(plan).transformDownWithSubqueries {
-        case j @ ConditionedJoin(left, right, joinType, condition, _, _) =>
-          // The side a join keeps only matched rows of: inner, semi, and the inner side of an outer join.
-          def onLeft = if (joinType == Inner || joinType == LeftSemi || joinType == RightOuter)
-            keySetPruned(left, right, condition, pruned).map(l => j.withNewChildren(Seq(l, right)))
-          else None
-          def onRight = if (joinType == Inner || joinType == LeftOuter)
-            keySetPruned(right, left, condition, pruned).map(r => j.withNewChildren(Seq(left, r)))
-          else None
-          onLeft.orElse(onRight).getOrElse(j)
+        case j @ PrunableJoin(sides) =>
+          sides.view.flatMap(s => keySetPruned(s, pruned).map(s.in(j, _))).headOption.getOrElse(j)
         case f @ Filter(_, _) => f match {
             case DeltaScan(conditions, relation, rel, index) =>
               pruneScan(conditions, relation, rel, index, pruned).fold(f: LogicalPlan)(s => replace(f, relation, s))
@@ -119,19 +111,11 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
     }
 
   /** `side` pruned by the first of `condition`'s equalities between a column of it and `other`'s keys that can. */
-  private def keySetPruned(side: LogicalPlan, other: LogicalPlan, condition: Expression,
-      pruned: Memo)
-      : Option[LogicalPlan] = {
-    def keyOf(a: Expression, b: Expression) = a match {
-      case key: AttributeReference if side.outputSet.contains(key) && b.references.subsetOf(other.outputSet) => Some((key, b))
+  private def keySetPruned(side: PrunableSide, pruned: Memo): Option[LogicalPlan] =
+    side.equalities.view.flatMap {
+      case (key: AttributeReference, value) => withKeySet(side.plan, key, side.keys, value, pruned)
       case _ => None
-    }
-    val equalities = splitConjunctivePredicates(condition).iterator.flatMap {
-      case EqualTo(a, b) => keyOf(a, b).orElse(keyOf(b, a))
-      case _ => None
-    }
-    equalities.map { case (key, value) => withKeySet(side, key, other, value, pruned) }.collectFirst { case Some(p) => p }
-  }
+    }.headOption
 
   /**
    * A join side whose Delta scan keeps only files that may hold one of the keys on the other side:

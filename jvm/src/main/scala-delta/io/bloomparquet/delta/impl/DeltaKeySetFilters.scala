@@ -1,13 +1,12 @@
 package io.bloomparquet.delta.impl
 
-import io.bloomparquet.compat.CatalystPlans.{ConditionedJoin, FileRelation, InListSubquery, V1FileRelation, isDynamicPruning, isSubqueryRoot}
+import io.bloomparquet.compat.CatalystPlans.{FileRelation, InListSubquery, PrunableJoin, V1FileRelation, isDynamicPruning, isSubqueryRoot}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.pruning.CatalystPredicates
 import io.bloomparquet.sql.KeySetSize
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, EqualTo, Expression, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
 
 /**
@@ -31,26 +30,14 @@ private[impl] final class DeltaKeySetFilters(spark: SparkSession, pruning: Delta
     val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
     if (maxBytes <= 0 || !SparkCompat.sqlConf(spark).dynamicPartitionPruningEnabled || isSubqueryRoot(plan)) plan
     else plan.transformUp {
-      case j @ ConditionedJoin(left, right, joinType, condition, _, _) =>
-        val pairs = splitConjunctivePredicates(condition).flatMap {
-          case EqualTo(a, b) => Seq((a, b), (b, a))
-          case _ => Nil
-        }
-        // Keys held in the driver pruned this side while planning already.
-        def on(side: LogicalPlan, other: LogicalPlan): Option[LogicalPlan] =
-          if (KeySetSize.atMost(other, maxBytes)) None
-          else pairs.iterator.map { case (key, value) =>
-            if (value.references.nonEmpty && value.references.subsetOf(other.outputSet))
-              filtered(side, key, SparkCompat.optimizeSubquery(spark, other), value, maxBytes)
-            else None
-          }.collectFirst { case Some(p) => p }
-        def onLeft = if (joinType == Inner || joinType == LeftSemi || joinType == RightOuter)
-          on(left, right).map(l => j.withNewChildren(Seq(l, right)))
-        else None
-        def onRight = if (joinType == Inner || joinType == LeftOuter)
-          on(right, left).map(r => j.withNewChildren(Seq(left, r)))
-        else None
-        onLeft.orElse(onRight).getOrElse(j)
+      case j @ PrunableJoin(sides) =>
+        sides.view.flatMap { s =>
+          // Keys held in the driver pruned this side while planning already.
+          if (KeySetSize.atMost(s.keys, maxBytes)) None
+          else s.equalities.view.flatMap { case (key, value) =>
+            filtered(s.plan, key, SparkCompat.optimizeSubquery(spark, s.keys), value, maxBytes)
+          }.headOption.map(s.in(j, _))
+        }.headOption.getOrElse(j)
       case f @ Filter(condition, child) =>
         splitConjunctivePredicates(condition).iterator.map {
           // The subquery's plan is optimized already (OptimizeSubqueries ran before this batch).
