@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.expressions.{Expression => V2Expression, NamedReference}
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
-import org.apache.spark.sql.connector.read.{PartitionReaderFactory, Scan, SupportsRuntimeV2Filtering}
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory, Scan, SupportsRuntimeV2Filtering}
 import org.apache.spark.sql.execution.datasources.v2.FileScan
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetScan
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitioningAwareFileIndex}
@@ -61,13 +61,12 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def current: Planned = runtimePlanned.getOrElse(planned)
 
-  // What the reader factory checks in tasks: the files cut by the plan handed out last.
-  private val judged = new JudgedFiles
+  override protected def partitions: Seq[FilePartition] = current.partitions
 
-  override protected def partitions: Seq[FilePartition] = {
+  // A partition holding splits planning cut carries those files' judged versions, which its task checks.
+  override def planInputPartitions(): Array[InputPartition] = {
     val now = current
-    judged.set(now.judged)
-    now.partitions
+    now.partitions.map(JudgedPartition.of(_, now.judged)).toArray
   }
 
   /**
@@ -127,7 +126,6 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   // Made once per scan: Spark asks each copy of its scan node (physical rules, adaptive
   // re-planning) while planning, and Spark's Parquet factory broadcasts the Hadoop configuration.
-  // The judged files it checks are a holder, set whenever partitions are handed out.
   override def createReaderFactory(): PartitionReaderFactory = readerFactory
 
   private lazy val readerFactory: PartitionReaderFactory =
@@ -145,7 +143,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       active match {
         case Some(p) if bloom.mode == PruningMode.Task =>
           new TaskPruningReaderFactory(factory, p, conf, settings)
-        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, judged, conf)
+        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, conf)
         case _ => factory
       }
     }

@@ -2,7 +2,8 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.planning.{FileKey, FileOutcome, JudgedVersion}
 import io.bloomparquet.spark.metrics.PruningCounts
-import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.connector.read.InputPartition
+import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile}
 
 /** What [[SplitPruning]] made of Spark's splits: the splits kept, its counts, and the files it cut. */
 final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts, judged: Map[String, JudgedFile])
@@ -14,15 +15,21 @@ final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts,
 final case class JudgedFile(judged: JudgedVersion, firstStart: Long)
 
 /**
- * The files the scan's current plan cut, for its reader factory, which Spark may make before
- * runtime filters re-plan the scan: the scan sets them each time it hands out its partitions
- * (last after runtime filtering), and tasks get them as serialized with the job.
+ * A partition of a plan-mode scan holding splits planning cut, with those files' [[JudgedFile]]s:
+ * its task checks them before it reads ([[VersionCheckingReaderFactory]]). What a task needs
+ * travels in its partition, so a scan re-planned by runtime filters hands out new ones.
  */
-final class JudgedFiles extends Serializable {
-  @volatile private var byPath: Map[String, JudgedFile] = Map.empty
-  def set(files: Map[String, JudgedFile]): Unit = byPath = files
-  def get(path: String): Option[JudgedFile] = byPath.get(path)
-  def isEmpty: Boolean = byPath.isEmpty
+final case class JudgedPartition(files: FilePartition, judged: Map[String, JudgedFile]) extends InputPartition {
+  override def preferredLocations(): Array[String] = files.preferredLocations()
+}
+
+object JudgedPartition {
+
+  /** `partition`, with the judged files among its splits' (itself when it holds none). */
+  def of(partition: FilePartition, judged: Map[String, JudgedFile]): InputPartition = {
+    val mine = partition.files.iterator.map(_.toPath.toString).flatMap(p => judged.get(p).map(p -> _)).toMap
+    if (mine.isEmpty) partition else JudgedPartition(partition, mine)
+  }
 }
 
 object JudgedFile {

@@ -6,7 +6,7 @@ import io.bloomparquet.spark.metrics.BloomMetrics
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile}
+import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.util.SerializableConfiguration
 
@@ -18,22 +18,21 @@ import org.apache.spark.util.SerializableConfiguration
  * holding its first kept split, and not at all by the others. Files planning pruned entirely
  * have no task to check them: the user guide says so.
  */
-final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judged: JudgedFiles,
-    conf: Broadcast[SerializableConfiguration]) extends PartitionReaderFactory {
+final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, conf: Broadcast[SerializableConfiguration])
+    extends PartitionReaderFactory {
 
   /** The partition to read, and how many of its files are read whole as they changed. */
   private def checked(partition: InputPartition): (InputPartition, Long) = partition match {
-    case fp: FilePartition if !judged.isEmpty && fp.files.exists(f => judged.get(f.toPath.toString).isDefined) =>
+    case JudgedPartition(fp, judged) =>
       // One status call per judged file of the partition, however many of its splits the partition holds.
-      val now = fp.files.iterator.map(_.toPath.toString).filter(judged.get(_).isDefined).toSeq.distinct
-        .map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap // every judged file of the partition
-      val splits = fp.files.map(check(_, now))
+      val now = judged.keys.map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap
+      val splits = fp.files.map(check(_, judged, now))
       (SparkCompat.newFilePartition(fp.index, splits.flatMap(_._1)), splits.count(_._2).toLong)
     case other => (other, 0L)
   }
 
   /** What to read of `split` (its file's status now in `now`), and whether it is its changed file read whole. */
-  private def check(split: PartitionedFile, now: Map[String, Option[JudgedVersion]])
+  private def check(split: PartitionedFile, judged: Map[String, JudgedFile], now: Map[String, Option[JudgedVersion]])
       : (Option[PartitionedFile], Boolean) = {
     val path = split.toPath.toString
     judged.get(path) match {
@@ -59,5 +58,8 @@ final class VersionCheckingReaderFactory(delegate: PartitionReaderFactory, judge
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] =
     counted(partition, delegate.createColumnarReader)
 
-  override def supportColumnarReads(partition: InputPartition): Boolean = delegate.supportColumnarReads(partition)
+  override def supportColumnarReads(partition: InputPartition): Boolean = delegate.supportColumnarReads(partition match {
+    case JudgedPartition(files, _) => files
+    case other => other
+  })
 }
