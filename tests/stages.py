@@ -94,9 +94,6 @@ def stages(v: Versions) -> dict[str, Stage]:
     newest_delta, d = v.delta[-1], v.default
     delta_env = {"BLOOMPARQUET_DELTA": "1"}
 
-    def on(default: str) -> Callable[[str | None], str]:
-        return lambda minor: minor or default
-
     def other_minor(minor: str | None) -> bool:
         return (minor or d) != d
 
@@ -159,7 +156,7 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "connect",
             f"the Spark Connect suite (default {d})",
-            lambda m, x: [_pytest(v, on(d)(m), ["-q", "tests/connect", *x], BLOOMPARQUET_CONNECT="1")],
+            lambda m, x: [_pytest(v, m or d, ["-q", "tests/connect", *x], BLOOMPARQUET_CONNECT="1")],
             minors=lambda vs: vs.minors,
             connect=True,
             needs_all_sparks=other_minor,
@@ -291,7 +288,7 @@ class Runner:
         if lock:
             lock.acquire()
         try:
-            self.stamp(f"{run.label()}: {stage.doc}")
+            self.stamp(f"{run.label()}: {stage.doc}" + (f"; here on Spark {run.minor}" if run.minor else ""))
             began = time.monotonic()
             if stream:
                 sys.stdout.flush()

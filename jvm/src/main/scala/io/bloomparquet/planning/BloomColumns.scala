@@ -58,7 +58,7 @@ object BloomColumns {
       val stream = PlanningOpen.stream(status, file, conf)
       val index = try {
         val (read, tail) = FileFooter.read(file, hadoopPath, conf, TailSizer.Initial, stream)
-        val index = new FileBloomIndex(read, tail.fold(FilterLengths.None)(_.filterLengths))
+        val index = new FileBloomIndex(read, tail.fold(FilterLengths.Empty)(_.filterLengths))
         if (useCache) tail.foreach(FilePruner.addFiltersInTail(index, _, key))
         index
       } finally stream.close()

@@ -106,7 +106,7 @@ object FilePruner {
       // The footer's read, kept: filters lying in it are served from memory (one request per file).
       val (index, tail) = cached.fold {
         val (footer, tail) = FileFooter.read(file.input, hadoopPath, conf, tailSizer.size, file.stream())
-        (new FileBloomIndex(footer, tail.fold(FilterLengths.None)(_.filterLengths)), tail)
+        (new FileBloomIndex(footer, tail.fold(FilterLengths.Empty)(_.filterLengths)), tail)
       }(index => (index, None))
       val footersRead = if (cached.isEmpty) 1 else 0
       val noKeys = FileDecryption.unreadable(index.footer)

@@ -33,23 +33,23 @@ object FilterLengths {
   private val Unset = Long.MinValue
 
   /** No lengths beyond the footer model's: a footer parquet-java's reader parsed, or a model that has them. */
-  val None: FilterLengths = new FilterLengths(Array.empty)
+  val Empty: FilterLengths = new FilterLengths(Array.empty)
 
   /**
    * The lengths `footer`'s thrift bytes (`length` bytes at `offset`) state, where parquet-java's footer model
-   * lacks the field and some chunk has a filter; [[None]] where they don't match the footer's row groups and chunks.
+   * lacks the field and some chunk has a filter; [[Empty]] where they don't match the footer's row groups and chunks.
    */
   def of(footer: ParquetMetadata, bytes: Array[Byte], offset: Int, length: Int): FilterLengths = {
     val blocks = footer.getBlocks.asScala.toIndexedSeq
     if (ParquetFilterShims.footerHoldsFilterLengths || !blocks.exists(_.getColumns.asScala.exists(_.getBloomFilterOffset >= 0)))
-      None
+      Empty
     else matching(footer, read(bytes, offset, length))
   }
 
-  /** `found` as a table of `footer`'s chunks; [[None]] where its row groups or chunks are not the footer's. */
+  /** `found` as a table of `footer`'s chunks; [[Empty]] where its row groups or chunks are not the footer's. */
   private[tail] def matching(footer: ParquetMetadata, found: IndexedSeq[IndexedSeq[Option[Int]]]): FilterLengths = {
     val blocks = footer.getBlocks.asScala.toIndexedSeq
-    if (found.size != blocks.size || blocks.zip(found).exists { case (b, l) => b.getColumns.size != l.size }) None
+    if (found.size != blocks.size || blocks.zip(found).exists { case (b, l) => b.getColumns.size != l.size }) Empty
     else new FilterLengths(found.map(_.map(_.fold(Unset)(_.toLong)).toArray).toArray)
   }
 
@@ -80,13 +80,13 @@ object FilterLengths {
   }
 
   private def columnChunk(p: TProtocol): Option[Int] = {
-    var length: Option[Int] = scala.None
+    var length: Option[Int] = None
     fields(p) { case (3, StructType) => length = columnMetaData(p) } // ColumnChunk.meta_data
     length
   }
 
   private def columnMetaData(p: TProtocol): Option[Int] = {
-    var length: Option[Int] = scala.None
+    var length: Option[Int] = None
     fields(p) { case (15, I32Type) => length = Some(p.readI32()) } // ColumnMetaData.bloom_filter_length
     length
   }

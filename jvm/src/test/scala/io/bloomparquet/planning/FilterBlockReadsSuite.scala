@@ -203,7 +203,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
 
   test("blocks never replace a whole answer another query stored: a filter found broken stays broken") {
     val path = largeFilters(3000, "held")
-    val index = new FileBloomIndex(SmallParquet.footer(path), FilterLengths.None)
+    val index = new FileBloomIndex(SmallParquet.footer(path), FilterLengths.Empty)
     val one = SplitBlockBloomFilter(64)
     val blocks = FilterFound.Blocks(FilterBlocks.fromBytes(2, IndexedSeq(1), new Array[Byte](32), IndexedSeq(0),
         SbbfKernels.get()), 32)

@@ -45,7 +45,7 @@ class FilterLengthsSuite extends munit.FunSuite {
     assertEquals(FilterLengths.matching(footer, found.map(_.drop(1)))(0, 0), None)
     // parquet-java 1.15's model holds them: nothing is read from the bytes, and the index answers from the model.
     assertEquals(FilterLengths.of(footer, bytes, at, length)(0, 0), None)
-    val index = new io.bloomparquet.planning.FileBloomIndex(footer, FilterLengths.None)
+    val index = new io.bloomparquet.planning.FileBloomIndex(footer, FilterLengths.Empty)
     assertEquals(index.filterLength(0, 0), found(0)(0))
   }
 
