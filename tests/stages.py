@@ -18,6 +18,7 @@ table of what each stage cost.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -385,7 +386,8 @@ def main(argv: list[str]) -> int:
             print(f"bin/test: no stage {argv[0]!r}; bin/test --list shows them", file=sys.stderr)
             return 2
         stage, rest = known[argv[0]], argv[1:]
-        minor = rest.pop(0) if rest and not rest[0].startswith("-") else None
+        # A minor looks like one ("3.5"); anything else is for pytest (a test file, -k ...).
+        minor = rest.pop(0) if rest and re.fullmatch(r"\d+\.\d+", rest[0]) else None
         if minor is not None and minor not in stage.minors(v):
             takes = ", ".join(stage.minors(v)) or "none"
             print(f"bin/test: stage {stage.name} takes no minor {minor!r} (it takes: {takes})", file=sys.stderr)
