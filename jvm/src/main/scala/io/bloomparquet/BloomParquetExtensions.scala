@@ -7,33 +7,35 @@ import org.apache.spark.sql.SparkSessionExtensions
 /**
  * bloomparquet's Spark session extension:
  * `spark.sql.extensions=io.bloomparquet.BloomParquetExtensions` (`bloomparquet.session()`
- * and `configure()` set it). It registers bloomparquet's SQL table functions, which
- * also serve Spark Connect clients: everything Python does through py4j on a
- * classic session has a SQL form here, and [[V2ScanRoute]], which plans catalog
- * tables and SQL on paths (and, opted in, plain Parquet) through the V2 scan, and
- * [[KeySetPruning]], which gives that scan runtime filters from small key sets
- * ([[KeySetSizeNote]] says on the scan when a key set's size is unknown). A relation nothing
- * could prune takes Spark's V1 scan: on the SQL routes it stays there ([[KeptV1Parquet]] reads
- * plain Parquet through our format), on the format route [[UnprunableOnV1]] moves it there. Scans in a subquery's own
- * plan take no runtime filters ([[SubqueryScans]]): pruning subqueries never nest, and a runtime filter whose
- * keys are too many for the files' filters to prune is not planned ([[UnpaidKeySets]]). Delta Lake
- * reads skip files by their bloom filters with `spark.bloomparquet.delta.enabled` ([[DeltaReads]]);
- * a Delta table's `bloom.*` properties make every writer of the table write filters ([[DeltaTableFilters]]).
+ * and `configure()` set it). Each registration below says its one job. Order matters where
+ * rules of one kind share a batch: they run in the order registered.
  */
 class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
+    // SQL table functions (bloomparquet_retrofit, bloomparquet_kernel, ...): what Python does through
+    // py4j on a classic session, in a form Spark Connect clients can send.
     SqlFunctions.all(Seq(DeltaRetrofit)).foreach(extensions.injectTableFunction)
+    // Plans those functions' relations.
     extensions.injectPlannerStrategy(_ => SqlStrategy)
+    // Drops the runtime filters whose keys are too many for the files' filters to prune.
     extensions.injectPlannerStrategy(_ => UnpaidKeySets)
+    // Plans catalog tables, SQL on paths and (opted in) plain Parquet through the V2 scan.
     extensions.injectOptimizerRule(V2ScanRoute(_))
+    // Turns a Delta table's bloom.* properties into filters every writer of the table writes.
     extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
-    // Delta Lake reads (spark.bloomparquet.delta.enabled): after Delta's own skipping, which it runs first.
+    // Prunes Delta scans' files and row groups (spark.bloomparquet.delta.enabled), after Delta's own skipping.
     extensions.injectPreCBORule(DeltaReads.rule(_))
+    // Makes a V1 scan of a pruned file index read only its kept row groups, with the filters Spark may have.
     extensions.injectColumnar(_ => PrunedV1Scans)
+    // Keeps SQL-route relations nothing could prune on Spark's V1 scan, read through our format.
     extensions.injectPreCBORule(KeptV1Parquet(_))
+    // Moves format-route relations nothing could prune onto Spark's V1 scan.
     extensions.injectPreCBORule(UnprunableOnV1(_))
+    // Gives the V2 scan runtime filters from key sets small enough to pay (joins, IN subqueries).
     extensions.injectPreCBORule(KeySetPruning(_))
+    // Notes on the scan why a key set whose size Spark cannot tell got no runtime filter (after KeySetPruning).
     extensions.injectPreCBORule(KeySetSizeNote(_))
+    // Lets scans in a subquery's own plan declare no runtime-filter columns: pruning subqueries never nest.
     extensions.injectPreCBORule(_ => SubqueryScans)
   }
 }
