@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
+from .spark_conf import CLUSTER_EXECUTORS, PUSHDOWN_OFF, rows, spark_conf
 
 # BLOOMPARQUET_LONG=1 runs the long property-based profile (more examples).
 settings.register_profile("default", max_examples=60, deadline=None)
@@ -61,7 +61,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     }
     if MASTER.startswith("local-cluster"):
         # Executors are JVMs of their own (the test jar reaches them through spark.jars): small heaps on 2 cores.
-        conf["spark.executor.memory"] = "1g"
+        conf.update(CLUSTER_EXECUTORS)
     session = bloomparquet.session(master=MASTER, **conf)
     yield session
     session.stop()

@@ -18,6 +18,8 @@ from pathlib import Path
 import pyspark
 import pytest
 
+from ..spark_conf import CLUSTER_EXECUTORS
+
 PROPERTIES = Path(__file__).resolve().parents[2] / "project" / "spark-versions.properties"
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 
@@ -59,7 +61,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     # selections serialized with the job).
     master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
     if master.startswith("local-cluster"):
-        conf["spark.executor.memory"] = "1g"
+        conf.update(CLUSTER_EXECUTORS)
         # Delta's UDFs fail to deserialize on executors that got Delta through spark.jars.packages alone
         # (delta-io/delta#1419): its jars, as Spark's package resolution stores them, on their class path too.
         group, artifact, version = package.split(":")

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from ..spark_conf import CLUSTER_EXECUTORS
 from . import local_s3
 
 BUCKETS = {"analytics": "analytics", "classic": "classic"}
@@ -52,7 +53,7 @@ def spark(s3_endpoint: str, s3: Any, tmp_path_factory: pytest.TempPathFactory) -
     # executors in JVMs of their own, each with its own S3A client, statuses and caches.
     master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
     if master.startswith("local-cluster"):
-        conf["spark.executor.memory"] = "1g"
+        conf.update(CLUSTER_EXECUTORS)
         # Hadoop finds a file system's class through its own class loader, not the tasks' (which hold
         # spark.jars.packages): executors take hadoop-aws from their class path, as on a cluster.
         conf["spark.executor.extraClassPath"] = str(IVY_HOME / "jars" / "*")
