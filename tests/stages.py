@@ -5,6 +5,7 @@
     bin/test delta                    one stage (after the setup and build it needs)
     bin/test cross-version 3.5        a stage that takes a Spark minor, on that minor
     bin/test main -k retrofit -x      arguments after the stage (and minor) go to pytest
+    bin/test main tests/test_cli_tools.py   test files too
 
 Spark minors and Delta releases come from ``project/spark-versions.properties``. Suites are chosen
 by directory and pytest marker (``cluster``, ``core``; pyproject.toml), never by test names.
