@@ -56,8 +56,8 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         # Managed tables of this run's own: not the checkout's spark-warehouse/, nor another test run's.
         "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse")),
         # Not their defaults, so a test sees they reach the JVM-wide cache and pool.
-        "spark.bloomparquet.planning.threads": "48",
-        "spark.bloomparquet.cache.maxMb": "192",
+        "spark.bloomparquet.planning.threads": "80",
+        "spark.bloomparquet.cache.maxMb": "320",
     }
     if MASTER.startswith("local-cluster"):
         # Executors are JVMs of their own (the test jar reaches them through spark.jars): small heaps on 2 cores.

@@ -10,9 +10,8 @@ from typing import Any
 # The client's Spark is 3.x (3.5): no DataFrame.executionInfo, no Connect server in pyspark, no WITH options.
 SPARK3 = int(version("pyspark").split(".")[0]) < 4
 
-# Executors of local-cluster sessions: small heaps on 2 shared cores, where Serial GC costs less CPU
-# than G1 (drivers get the same from bin/test, through SPARK_SUBMIT_OPTS).
-CLUSTER_EXECUTORS = {"spark.executor.memory": "1g", "spark.executor.extraJavaOptions": "-XX:+UseSerialGC"}
+# Executors of local-cluster sessions: JVMs of their own, small heaps on 2 shared cores.
+CLUSTER_EXECUTORS = {"spark.executor.memory": "1g"}
 
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}

@@ -333,25 +333,12 @@ class Runner:
             print(f"  {'whole run':<22} {total:7d}")
 
 
-# Every Spark driver the suites start (test sessions, Connect servers, sessions in subprocesses) is
-# launched by spark-submit, which adds SPARK_SUBMIT_OPTS to its JVM. Serial GC: these JVMs are
-# short-lived and share 2 cores, where G1's concurrent threads cost more than they save (the
-# differential read suite: 280 CPU seconds against 312 with G1, 190 s wall against 200).
-TEST_JVM_OPTIONS = "-XX:+UseSerialGC"
-
-
-def _environment(step: Step) -> dict[str, str]:
-    env = {**os.environ, **step.env}
-    env["SPARK_SUBMIT_OPTS"] = f"{env.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_OPTIONS}".strip()
-    return env
-
-
 def _steps(steps: list[Step], out: TextIO) -> int:
     """Runs ``steps`` in turn into ``out`` until one fails; its exit code (pytest's 5, no test collected: 1)."""
     for step in steps:
         out.write(f"$ {' '.join(step.argv)}\n")
         out.flush()
-        rc = subprocess.call(step.argv, cwd=ROOT, env=_environment(step), stdout=out, stderr=subprocess.STDOUT)
+        rc = subprocess.call(step.argv, cwd=ROOT, env={**os.environ, **step.env}, stdout=out, stderr=subprocess.STDOUT)
         if rc == 5:
             out.write("bin/test: pytest collected no tests; that is a failure here\n")
             rc = 1
