@@ -264,16 +264,18 @@ class _Held:
 
 
 class _Table:
-    """The table directory and the history of its files: (start, end, file, generation or None when
-    absent), an event's start and end taken around it, so a query that meets it sees either side."""
+    """The table directory and the history of its files: [start, end, file, generation or None when
+    absent], an event's start and end taken around it, so a query that meets it sees either side.
+    An event enters the history before it touches the file (its end open until it is done): a query
+    that read the new version and is judged before the churning thread runs again still finds it."""
 
     def __init__(self, root: Path, versions: dict) -> None:
         self.root, self.versions, self.mutex = root, versions, threading.Lock()
-        self.history: list[tuple[float, float, int, int | None]] = []
+        self.history: list[list] = []
         self.events = 0
         for f in range(FILES):
             _place(versions[(f, 0)], self._path(f), None)
-            self.history.append((time.monotonic(), time.monotonic(), f, 0))
+            self.history.append([time.monotonic(), time.monotonic(), f, 0])
 
     def _path(self, f: int) -> Path:
         return self.root / f"f{f}.parquet"
@@ -284,18 +286,24 @@ class _Table:
     def churn(self, rng: random.Random) -> None:
         """One event: overwrite (same length; half the time the same modification time), delete or add."""
         f = rng.randrange(FILES)
-        path, now, began = self._path(f), self.current(f), time.monotonic()
+        path, now = self._path(f), self.current(f)
         if now is None:
             new = rng.randrange(2)
-            _place(self.versions[(f, new)], path, None)
         elif rng.random() < 0.25 and sum(self.current(x) is not None for x in range(FILES)) > 1:
-            path.unlink()
             new = None
         else:
             new = 1 - now
+        event = [time.monotonic(), float("inf"), f, new]
+        with self.mutex:
+            self.history.append(event)
+        if now is None:
+            _place(self.versions[(f, new)], path, None)
+        elif new is None:
+            path.unlink()
+        else:
             _place(self.versions[(f, new)], path, path.stat().st_mtime_ns if rng.random() < 0.5 else None)
         with self.mutex:
-            self.history.append((began, time.monotonic(), f, new))
+            event[1] = time.monotonic()
             self.events += 1
 
     def existed_during(self, f: int, gen: int, start: float, end: float) -> bool:
