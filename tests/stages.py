@@ -87,6 +87,13 @@ class Stage:
     needs_all_sparks: Callable[[str | None], bool] = lambda minor: False
 
 
+def _tests(default: str, extra: list[str]) -> list[str]:
+    """What a stage's pytest collects: ``default`` (its directory or file) and ``extra``, or, where
+    ``extra`` names test files or directories of its own, those alone."""
+    named = any((ROOT / a.split("::")[0]).exists() for a in extra if not a.startswith("-"))
+    return extra if named else [default, *extra]
+
+
 def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step:
     return Step([str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args], env)
 
@@ -102,14 +109,14 @@ def stages(v: Versions) -> dict[str, Stage]:
     def delta_steps(minor: str | None, extra: list[str]) -> list[Step]:
         m = minor or newest_delta
         if m == newest_delta:
-            return [_pytest(v, m, ["-q", "tests/delta", *extra], **delta_env)]
+            return [_pytest(v, m, ["-q", *_tests("tests/delta", extra)], **delta_env)]
         # An older release: the tests of what Delta changed most, our extension listed first (pruning must
         # not depend on the order).
         return [
             _pytest(
                 v,
                 m,
-                ["-q", "tests/delta", "-m", "core", *extra],
+                ["-q", "-m", "core", *_tests("tests/delta", extra)],
                 **delta_env,
                 BLOOMPARQUET_DELTA_ORDER="bloomparquet-first",
             )
@@ -147,18 +154,18 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "packaging",
             "the release's wheel in existing Sparks and spark-submit --packages from its Maven repository",
-            lambda m, x: [_pytest(v, d, ["-q", "tests/packaging", *x])],
+            lambda m, x: [_pytest(v, d, ["-q", *_tests("tests/packaging", x)])],
             needs_all_sparks=lambda m: True,
         ),
         Stage(
             "cluster",
             f"the tests marked cluster with executors in JVMs of their own ({CLUSTER})",
-            lambda m, x: [_pytest(v, d, ["-q", "tests", "-m", "cluster", *x], BLOOMPARQUET_MASTER=CLUSTER)],
+            lambda m, x: [_pytest(v, d, ["-q", "-m", "cluster", *_tests("tests", x)], BLOOMPARQUET_MASTER=CLUSTER)],
         ),
         Stage(
             "connect",
             f"the Spark Connect suite (default {d})",
-            lambda m, x: [_pytest(v, m or d, ["-q", "tests/connect", *x], BLOOMPARQUET_CONNECT="1")],
+            lambda m, x: [_pytest(v, m or d, ["-q", *_tests("tests/connect", x)], BLOOMPARQUET_CONNECT="1")],
             minors=lambda vs: vs.minors,
             connect=True,
             needs_all_sparks=other_minor,
@@ -167,7 +174,7 @@ def stages(v: Versions) -> dict[str, Stage]:
             "cross-version",
             "the compact suite every supported minor runs (default: each minor but the default one)",
             lambda m, x: [
-                _pytest(v, mm, ["-q", "tests/test_cross_version.py", *x]) for mm in ([m] if m else v.others())
+                _pytest(v, mm, ["-q", *_tests("tests/test_cross_version.py", x)]) for mm in ([m] if m else v.others())
             ],
             minors=lambda vs: vs.minors,
             needs_all_sparks=lambda m: True,
@@ -186,7 +193,7 @@ def stages(v: Versions) -> dict[str, Stage]:
                 _pytest(
                     v,
                     newest_delta,
-                    ["-q", "tests/delta", "-m", "cluster", *x],
+                    ["-q", "-m", "cluster", *_tests("tests/delta", x)],
                     **delta_env,
                     BLOOMPARQUET_MASTER=CLUSTER,
                 )
@@ -197,7 +204,9 @@ def stages(v: Versions) -> dict[str, Stage]:
             "delta-connect",
             f"Delta Lake over Spark Connect ({newest_delta})",
             lambda m, x: [
-                _pytest(v, newest_delta, ["-q", "tests/delta_connect", *x], **delta_env, BLOOMPARQUET_CONNECT="1")
+                _pytest(
+                    v, newest_delta, ["-q", *_tests("tests/delta_connect", x)], **delta_env, BLOOMPARQUET_CONNECT="1"
+                )
             ],
             connect=True,
             needs_all_sparks=lambda m: newest_delta != d,
@@ -205,14 +214,18 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "s3a",
             "Hadoop's S3A client against a local S3 server: request counts, listings, every route (one JVM)",
-            lambda m, x: [_pytest(v, d, ["-q", "tests/s3a", "-m", "not cluster", *x], BLOOMPARQUET_S3A="1")],
+            lambda m, x: [_pytest(v, d, ["-q", "-m", "not cluster", *_tests("tests/s3a", x)], BLOOMPARQUET_S3A="1")],
         ),
         Stage(
             "s3a-cluster",
             "S3A's tests marked cluster: each executor its own S3A client",
             lambda m, x: [
                 _pytest(
-                    v, d, ["-q", "tests/s3a", "-m", "cluster", *x], BLOOMPARQUET_S3A="1", BLOOMPARQUET_MASTER=CLUSTER
+                    v,
+                    d,
+                    ["-q", "-m", "cluster", *_tests("tests/s3a", x)],
+                    BLOOMPARQUET_S3A="1",
+                    BLOOMPARQUET_MASTER=CLUSTER,
                 )
             ],
         ),
@@ -220,7 +233,7 @@ def stages(v: Versions) -> dict[str, Stage]:
             "s3a-connect",
             "S3A over Spark Connect",
             lambda m, x: [
-                _pytest(v, d, ["-q", "tests/s3a_connect", *x], BLOOMPARQUET_S3A="1", BLOOMPARQUET_CONNECT="1")
+                _pytest(v, d, ["-q", *_tests("tests/s3a_connect", x)], BLOOMPARQUET_S3A="1", BLOOMPARQUET_CONNECT="1")
             ],
             connect=True,
         ),

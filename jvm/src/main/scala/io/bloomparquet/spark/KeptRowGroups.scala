@@ -1,5 +1,6 @@
 package io.bloomparquet.spark
 
+import io.bloomparquet.compat.ListedFileValue
 import io.bloomparquet.planning.{FileOutcome, JudgedVersion}
 import io.bloomparquet.pruning.SplitPlanner
 import io.bloomparquet.pruning.SplitPlanner.Span
@@ -18,22 +19,13 @@ final case class KeptRowGroups(spans: IndexedSeq[Span], keep: IndexedSeq[Boolean
 
 object KeptRowGroups {
 
+  /** How a file's kept row groups reach its splits: its file index gives them to the file at listing. */
+  val OfListedFile = new ListedFileValue[KeptRowGroups]("bloomparquet.keptRowGroups")
+
   /** The file's kept row groups, when planning read it and pruned some but not all of them. */
   def of(outcome: FileOutcome, length: Long, modificationTime: Long): Option[KeptRowGroups] = {
     val keep = outcome.verdicts.indices.map(outcome.keep)
     if (outcome.failure.isDefined || keep.forall(identity) || !keep.contains(true)) None
     else Some(KeptRowGroups(outcome.spans, keep, JudgedVersion(length, modificationTime, outcome.version)))
   }
-}
-
-/**
- * The files of one scan kept with some row groups pruned, by path, as its tasks get them. Set
- * while planning, or when the scan lists its files where key sets computed at run time prune
- * them (a join's other side): listing comes before any of the scan's tasks is serialized, and a
- * task reads what was set by then.
- */
-final class KeptRowGroupsByPath(initial: Map[String, KeptRowGroups]) extends Serializable {
-  @volatile private var current = initial
-  def files: Map[String, KeptRowGroups] = current
-  def set(files: Map[String, KeptRowGroups]): Unit = current = files
 }

@@ -15,8 +15,9 @@ import org.apache.spark.sql.types.StructType
  * The format of a V1 Parquet scan bloomparquet pruned while planning (a Delta Lake read), made of
  * the scan's own (`delegate`, Delta's):
  *
- *  - its tasks read only the row groups planning kept: each split of a file in `files` is read as
- *    the runs of kept row groups it owns ([[KeptRowGroups.ranges]], parquet-java's midpoint rule),
+ *  - where `rowGroups` cuts files, its tasks read only the row groups kept: each split of a file its
+ *    index listed with [[KeptRowGroups]] ([[KeptRowGroups.OfListedFile]]) is read as the runs of
+ *    kept row groups it owns ([[KeptRowGroups.ranges]], parquet-java's midpoint rule),
  *    each through the delegate's own reader, so everything it does per file (deletion vectors,
  *    column mapping, row indexes from the footer) happens as for any split of the file. Given only
  *    for formats whose files Spark may split anyhow: a reader that counts row indexes itself is
@@ -26,7 +27,7 @@ import org.apache.spark.sql.types.StructType
  *    `pruning.PushdownSafety`, as in every scan we prune): Delta's format would push every filter
  *    Spark's does, of risky types too.
  */
-final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGroupsByPath, val gapBytes: Long,
+final class PrunedScanFormat(delegate: ParquetFileFormat, val rowGroups: PrunedScanFormat.RowGroups, val gapBytes: Long,
     val pushdown: SparkPushdown) extends DelegatingParquetFormat(delegate) {
 
   override protected def pushed(spark: SparkSession, filters: Seq[Filter], dataSchema: StructType): Seq[Filter] = {
@@ -38,16 +39,17 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
       reader: Configuration => PartitionedFile => Iterator[InternalRow]): PartitionedFile => Iterator[InternalRow] = {
     val plain = reader(hadoopConf)
     val skipping = PageSkipping.of(spark, pushdown, pushed)
-    if ((files eq PrunedScanFormat.NoRowGroups) && skipping.isEmpty) plain
+    val cut = rowGroups != PrunedScanFormat.Whole
+    if (!cut && skipping.isEmpty) plain
     else {
       val conf = ScanBroadcasts.of(spark, hadoopConf).configuration(hadoopConf)
       val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
-      val kept = files
       val gap = gapBytes
       (split: PartitionedFile) => {
         val path = SparkCompat.filePath(split)
         // A file gone, or another version by now, is Spark's reader's to meet as it planned it.
-        kept.files.get(path).filter(k => JudgedVersion.now(path, conf.value.value).contains(k.judged)) match {
+        val kept = if (cut) KeptRowGroups.OfListedFile.of(split) else None
+        kept.filter(k => JudgedVersion.now(path, conf.value.value).contains(k.judged)) match {
           case None => read(split)
           case Some(k) => k.ranges(split.start, split.length, gap) match {
               case Seq((start, length)) if start == split.start && length == split.length => read(split)
@@ -60,18 +62,29 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val files: KeptRowGrou
 
   // EXPLAIN's `Format`.
   override def toString: String =
-    s"$delegate, bloom: row groups cut in ${files.files.size} files, sparkPushdown ${pushdown.name}"
+    s"$delegate, bloom: $rowGroups, sparkPushdown ${pushdown.name}"
 
   override def equals(other: Any): Boolean = other match {
     case o: PrunedScanFormat =>
-      o.delegate == delegate && (o.files eq files) && o.gapBytes == gapBytes && o.pushdown == pushdown
+      o.delegate == delegate && o.rowGroups == rowGroups && o.gapBytes == gapBytes && o.pushdown == pushdown
     case _ => false
   }
-  override def hashCode(): Int = delegate.hashCode() * 31 + System.identityHashCode(files)
+  override def hashCode(): Int = delegate.hashCode() * 31 + rowGroups.hashCode()
 }
 
 object PrunedScanFormat {
 
-  /** For a scan whose files are read as Spark split them (only its filters judged). */
-  val NoRowGroups = new KeptRowGroupsByPath(Map.empty)
+  /** Whether the scan's tasks cut files to the row groups their index kept. */
+  sealed trait RowGroups
+
+  /** Every file read as Spark split it (only the scan's filters judged). */
+  case object Whole extends RowGroups {
+    override def toString: String = "files read whole"
+  }
+
+  /** Files cut: `atPlanning` of them when the scan was planned, and, `atRuntime`, as key sets computed at run time cut them. */
+  final case class Cut(atPlanning: Int, atRuntime: Boolean) extends RowGroups {
+    override def toString: String =
+      s"row groups cut in $atPlanning files" + (if (atRuntime) ", and where key sets cut them at runtime" else "")
+  }
 }

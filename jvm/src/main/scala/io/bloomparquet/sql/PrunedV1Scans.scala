@@ -31,10 +31,12 @@ object PrunedV1Scans extends ColumnarRule {
       }
       ExecutedScans.replacingFileFormats(keyed) {
         case (index: PrunedFileIndex, format: ParquetFileFormat, splitable) if !format.isInstanceOf[PrunedScanFormat] =>
-          val cut = (index.prunesAtRuntime || index.keptRowGroups.files.nonEmpty) && index.anyFile.exists(p => splitable(new Path(p)))
+          val cut = (index.prunesAtRuntime || index.filesCut > 0) && index.anyFile.exists(p => splitable(new Path(p)))
           if (!cut && index.sparkPushdown == SparkPushdown.All) None
-          else Some(new PrunedScanFormat(format, if (cut) index.keptRowGroups else PrunedScanFormat.NoRowGroups,
-              index.gapBytes, index.sparkPushdown))
+          else {
+            val rowGroups = if (cut) PrunedScanFormat.Cut(index.filesCut, index.prunesAtRuntime) else PrunedScanFormat.Whole
+            Some(new PrunedScanFormat(format, rowGroups, index.gapBytes, index.sparkPushdown))
+          }
         case _ => None
       }
     }

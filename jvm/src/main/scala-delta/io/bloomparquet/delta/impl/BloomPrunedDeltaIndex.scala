@@ -5,7 +5,7 @@ import java.util.Objects
 import io.bloomparquet.compat.ComputedKeySets
 import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.spark.{KeptRowGroups, KeptRowGroupsByPath}
+import io.bloomparquet.spark.KeptRowGroups
 import io.bloomparquet.spark.metrics.{PrunedFileIndex, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -13,14 +13,15 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, Literal}
 import org.apache.spark.sql.delta.{DeltaLog, Snapshot}
 import org.apache.spark.sql.delta.actions.AddFile
 import org.apache.spark.sql.delta.files.TahoeBatchFileIndex
+import org.apache.spark.sql.execution.datasources.PartitionDirectory
 
 /**
  * The files of a Delta scan that Delta's own skipping kept and bloom filters did not rule out,
  * as the index Delta itself reads fixed file lists through (its DML commands do): deletion
  * vectors, column mapping, partition values and row tracking are applied by Delta's reader as
  * for any of its scans. EXPLAIN names it in the scan's `Location`; `scan_metrics` finds its counts.
- * Files some of whose row groups were pruned carry those row groups (`keptRowGroups`), which the
- * physical plan's scan reads alone (`sql.PrunedV1Scans`).
+ * Files some of whose row groups were pruned are listed with those row groups, which the physical
+ * plan's scan reads alone (`sql.PrunedV1Scans`).
  *
  * An index that `prunesAtRuntime` prunes again when its scan lists its files, with the key sets
  * Spark computed by then (a join's other side, an `IN (subquery)`): `narrowing` gives the index
@@ -29,12 +30,12 @@ import org.apache.spark.sql.delta.files.TahoeBatchFileIndex
  */
 final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log: DeltaLog, path: Path,
     snapshot: Snapshot, val predicate: BloomPredicate, plannedCounts: PruningCounts,
-    plannedRowGroups: Map[String, KeptRowGroups], val gapBytes: Long, val sparkPushdown: SparkPushdown,
+    private val plannedRowGroups: Map[String, KeptRowGroups], val gapBytes: Long, val sparkPushdown: SparkPushdown,
     narrowing: Seq[Expression] => Option[BloomPrunedDeltaIndex], val prunesAtRuntime: Boolean = false,
     computed: Option[ComputedKeySets] = None)
     extends TahoeBatchFileIndex(spark, "read", files, log, path, snapshot) with PrunedFileIndex {
 
-  override val keptRowGroups: KeptRowGroupsByPath = new KeptRowGroupsByPath(plannedRowGroups)
+  override def filesCut: Int = plannedRowGroups.size
   @volatile private var narrowed: Option[BloomPrunedDeltaIndex] = None
 
   override def pruningCounts: PruningCounts = narrowed.fold(plannedCounts)(_.pruningCounts)
@@ -55,11 +56,18 @@ final class BloomPrunedDeltaIndex(spark: SparkSession, files: Seq[AddFile], log:
     val keySets = computed.fold(Seq.empty[Expression])(_.keySets)
     val listed = (if (keySets.isEmpty) None else narrowing(keySets)).fold(this) { n =>
       narrowed = Some(n)
-      keptRowGroups.set(n.keptRowGroups.files)
       n
     }
     val planned = addFiles.map(_.path).toSet
     listed.filesMatching(partitionFilters).filter(f => planned(f.path))
+  }
+
+  // Delta's listing of what `matchingFiles` keeps; each file cut carries its kept row groups to its splits
+  // (those of the narrowed index, where the key sets narrowed it: `narrowed` is set by then).
+  override def listFiles(partitionFilters: Seq[Expression], dataFilters: Seq[Expression]): Seq[PartitionDirectory] = {
+    val listed = super.listFiles(partitionFilters, dataFilters)
+    val kept = narrowed.fold(plannedRowGroups)(_.plannedRowGroups)
+    KeptRowGroups.OfListedFile.attach(listed)(kept.get)
   }
 
   private def filesMatching(partitionFilters: Seq[Expression]): Seq[AddFile] =
