@@ -6,7 +6,8 @@ Generates the data with tpcgen-cli (the bench extra installs it) as Parquet, wri
 fact tables with ``bloomparquet.write_bloom``, then per query: wall time (plan and collect, the best
 of ``--rounds``) each way, the ratio to Spark's, physical plan nodes each way, and whether the rows are identical; the
 total ratio; the driver's used heap across the session. A query over ``--timeout`` seconds is
-cancelled and marked.
+cancelled and marked. With ``--oracle`` each query also runs once, untimed, on Spark's ``parquet``
+with its filter pushdown off, and every route's rows must equal those.
 
     .venv/bin/python bench/tpcds.py [--scale 1] [--out bench-out/tpcds] [--queries q1,q14a]
 """
@@ -92,6 +93,17 @@ def normalized(rows: list) -> list:
     return sorted((tuple(cell(v) for v in r) for r in rows), key=repr)
 
 
+def oracle_rows(spark, gen: Path, bloom: Path, text: str, timeout: float, filtered_facts: bool) -> list | None:
+    """The query's rows from Spark's ``parquet`` with its filter pushdown off: no metadata skips a row group."""
+    route_on(spark, gen, bloom, "parquet", filtered_facts)
+    spark.conf.set("spark.sql.parquet.filterPushdown", "false")
+    try:
+        rows = run(spark, text, timeout)[2]
+    finally:
+        spark.conf.unset("spark.sql.parquet.filterPushdown")
+    return None if rows is None else normalized(rows)
+
+
 def run(spark, text: str, timeout: float) -> tuple[float, int, list | None, int]:
     """(seconds, plan nodes, rows or None when cancelled or failed, rows the scans decoded)."""
     sc = spark.sparkContext
@@ -143,6 +155,11 @@ def main() -> None:
         action="store_true",
         help="every route reads the fact tables written with filters (the opted-in route against Spark's on the same files)",
     )
+    ap.add_argument(
+        "--oracle",
+        action="store_true",
+        help="every route's rows must equal Spark's parquet with its filter pushdown off (one untimed run per query)",
+    )
     args = ap.parse_args()
     routes = args.routes.split(",")
 
@@ -183,9 +200,12 @@ def main() -> None:
                     "decoded": decoded,
                 }
                 got[route] = None if rows is None else normalized(rows)
+        expected = got[routes[0]]
+        if args.oracle:
+            expected = oracle_rows(spark, gen, bloom, texts[name], args.timeout, args.filtered_facts)
         for route in routes:
-            if got[route] is not None and got[routes[0]] is not None:
-                row[route]["same"] = got[route] == got[routes[0]]
+            if got[route] is not None and expected is not None:
+                row[route]["same"] = got[route] == expected
         used, limit = heap_mb(spark)
         peak = max(peak, used)
         row["heap_mb"] = used
@@ -199,15 +219,16 @@ def main() -> None:
         )
         print(f"{name:6s} {cells}  heap {used} MB", flush=True)
     spark.conf.unset("spark.bloomparquet.parquet.enabled")
-    problems = report(results, routes, peak, limit)
+    problems = report(results, routes, peak, limit, "parquet with pushdown off" if args.oracle else routes[0])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"tpcds-sf{args.scale:g}.json").write_text(json.dumps(results, indent=1))
     if args.check and problems:
         sys.exit(f"check failed: {problems}")
 
 
-def report(results: list[dict], routes: list[str], peak: int, limit: int) -> list[str]:
-    """Print the table and totals; return the queries that failed, differ, or decoded more rows than the first route."""
+def report(results: list[dict], routes: list[str], peak: int, limit: int, oracle: str) -> list[str]:
+    """Print the table and totals; return the queries that failed, returned other rows than ``oracle``,
+    or decoded more rows than the first route."""
     base = routes[0]
     print()
     head = f"{'query':6s} " + " ".join(f"{r + ' s':>14s}" for r in routes)
@@ -257,7 +278,7 @@ def report(results: list[dict], routes: list[str], peak: int, limit: int) -> lis
     for r in routes[1:]:
         print(f"queries where {r} decoded more rows than {base}: {more_rows[r]}")
     print(f"failed or cancelled: {failed}")
-    print(f"rows different from {base}: {different}")
+    print(f"rows different from {oracle}: {different}")
     print(f"driver heap retained after a query (after a GC): peak {peak} MB of {limit} MB")
     return failed + different + [f"{q}:{r} decoded more" for r in routes[1:] for q in more_rows[r]]
 
