@@ -4,7 +4,8 @@ lost rows on (strings whose bytes are not UTF-8, -0.0 next to 0.0, NaN bit patte
 timestamps against sub-millisecond literals) and the ordinary ones (ints, decimals, dates), on
 every route, against Spark's ``parquet`` with pushdown off. Files from pyarrow, Spark and DuckDB;
 one pyarrow file and one Spark file fall back from their dictionary to plain pages part-way
-through a chunk, where a value missing from the dictionary still has rows."""
+through a chunk, where a value missing from the dictionary still has rows. The differential tests
+also run with executors in JVMs of their own (the ``task`` route judges dictionaries there)."""
 
 from __future__ import annotations
 
@@ -170,6 +171,7 @@ def routes(spark, corpus):
         yield name, oracle, each
 
 
+@pytest.mark.cluster
 @settings(
     max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
@@ -243,6 +245,7 @@ def test_present_values_keep_their_row_groups(spark, oracle, corpus, where: str,
     assert kept == len(groups), (name, where, m)
 
 
+@pytest.mark.cluster
 def test_fallback_to_plain_pages_is_never_judged_by_its_dictionary(spark, oracle, corpus) -> None:
     """A chunk whose dictionary filled up holds values only its plain pages have: no dictionary prunes it."""
     name, path = corpus
