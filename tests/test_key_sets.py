@@ -234,3 +234,25 @@ def test_key_sets_prune_every_route(spark, oracle, fact: Path, key_file: str, ro
     assert got == oracle(fact, query=expected), (route, how)
     # Every row group but the one holding the key (and false positives at 1 %) is skipped.
     assert m.get("bloomRuntimeFiltersReceived", 0) >= 1 and m["numOutputRows"] <= 3 * ROWS // 20, (route, how, m)
+
+
+def test_pruning_in_a_side_adaptive_execution_drops_still_counts(spark, oracle, fact: Path, tmp_path: Path) -> None:
+    """Absent keys, cached, on a right outer join's right: the fact table is the side Spark
+    broadcasts, pruned to nothing, and adaptive execution then drops that side from its final
+    plan. What its pruning did still counts in the bloom counters."""
+    path = str(tmp_path / "absent")
+    spark.createDataFrame([(3,), (5,), (7,)], "l bigint").coalesce(1).write.parquet(path)
+    keys = spark.read.parquet(path).cache()
+    query = lambda t: t.join(keys, "l", "right_outer")  # noqa: E731
+    with spark_conf(spark, {"spark.sql.autoBroadcastJoinThreshold": str(64 << 20)}):
+        q = query(spark.read.format("bloomparquet").load(str(fact)))
+        got = rows(q)
+        assert got == oracle(fact, query=query) and len(got) == 3
+        m = scan_metrics(q)
+    executed = q._jdf.queryExecution().executedPlan().toString()
+    assert "BatchScan" not in executed.split("Initial Plan")[0], executed  # dropped from the final plan
+    by = ("Bloom", "Stats", "Dictionary")
+    assert (
+        m["bloomRowGroupsTotal"] > 0 and sum(m[f"bloomRowGroupsPrunedBy{b}"] for b in by) == m["bloomRowGroupsTotal"]
+    ), m
+    keys.unpersist()

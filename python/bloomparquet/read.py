@@ -58,6 +58,9 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
 
     On Spark Connect the figures come from the execution's own metrics
     (``df.executionInfo``); ``tasks`` is then known for ``bloomparquet`` scans only.
+    Pruning done in a stage that adaptive execution ran and then dropped from the
+    final plan (a join side that read nothing) counts in the ``bloom*`` counters;
+    Spark's own figures are those of the final plan.
 
     Parameters
     ----------

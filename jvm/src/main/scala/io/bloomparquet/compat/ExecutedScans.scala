@@ -2,7 +2,8 @@ package io.bloomparquet.compat
 
 import org.apache.spark.sql.Dataset
 import org.apache.spark.sql.execution.FileSourceScanExec
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, AdaptiveSparkPlanHelper, QueryStageExec}
+import org.apache.spark.sql.execution.exchange.ReusedExchangeExec
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex}
@@ -18,7 +19,26 @@ object ExecutedScans {
   private object Plans extends AdaptiveSparkPlanHelper
 
   /** The V2 batch scans and V1 file scans in a classic Dataset's executed plan (run the query first). */
-  def of(df: Dataset[_]): Seq[ScanFigures] = Plans.collect(SparkCompat.queryExecution(df).executedPlan) {
+  def of(df: Dataset[_]): Seq[ScanFigures] = figures(SparkCompat.queryExecution(df).executedPlan)
+
+  /**
+   * The scans of the stages adaptive execution ran for a Dataset and then left out of its final plan
+   * (a join side that read nothing becomes an empty relation): their work was done, the plan no longer
+   * shows it. Stages a subquery of the plan reads count as shown. Found through the stages Spark keeps
+   * for reuse (with `spark.sql.exchange.reuse`, its default).
+   */
+  def droppedByAdaptive(df: Dataset[_]): Seq[ScanFigures] = SparkCompat.queryExecution(df).executedPlan match {
+    case adaptive: AdaptiveSparkPlanExec =>
+      val shown = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[SparkPlan, java.lang.Boolean]())
+      Plans.collectWithSubqueries(adaptive) { case stage: QueryStageExec => stage.plan }.foreach {
+        case reused: ReusedExchangeExec => shown.add(reused.child)
+        case exchange => shown.add(exchange)
+      }
+      adaptive.context.stageCache.values.toSeq.filterNot(stage => shown.contains(stage.plan)).flatMap(stage => figures(stage.plan))
+    case _ => Nil
+  }
+
+  private def figures(plan: SparkPlan): Seq[ScanFigures] = Plans.collect(plan) {
     case s: BatchScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
     case s: FileSourceScanExec =>
       ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))

@@ -83,22 +83,28 @@ object PythonBridge {
   /**
    * Metrics of the file scans in `df`'s executed plan (run the query first),
    * summed over scans: our bloom metrics, Spark's own scan metrics, and
-   * "tasks", the number of input partitions the scans planned.
+   * "tasks", the number of input partitions the scans planned. Pruning done in
+   * a stage adaptive execution then dropped from the plan (a join side that read
+   * nothing) counts in the bloom metrics; Spark's own stay the final plan's, as
+   * for any reader compared with ours.
    */
   def scanMetrics(df: Dataset[_]): java.util.Map[String, java.lang.Long] = {
     val out = new java.util.TreeMap[String, java.lang.Long]()
     def add(name: String, v: Long): Unit = out.merge(name, v, (a, b) => a + b)
+    // A V1 index bloomparquet pruned (Delta reads) holds the counters a V2 scan reports as metrics.
+    def all(scan: ExecutedScans.ScanFigures): Seq[(String, Long)] = scan.metrics.toSeq ++ scan.fileIndex.toSeq.flatMap {
+      case p: PrunedFileIndex => p.pruningCounts.toTaskMetrics.toSeq.map(m => m.name -> m.value)
+      case _ => Nil
+    }
     val scans = ExecutedScans.of(df)
     scans.foreach { scan =>
-      scan.metrics.foreach { case (name, value) => add(name, value) }
-      // A V1 index bloomparquet pruned (Delta reads) holds the counters a V2 scan reports as metrics.
-      scan.fileIndex.foreach {
-        case p: PrunedFileIndex => p.pruningCounts.toTaskMetrics.foreach(m => add(m.name, m.value))
-        case _ =>
-      }
+      all(scan).foreach { case (name, value) => add(name, value) }
       add("tasks", scan.partitions)
     }
     add("scans", scans.size.toLong)
+    ExecutedScans.droppedByAdaptive(df).flatMap(all).foreach { case (name, value) =>
+      if (name.startsWith("bloom")) add(name, value)
+    }
     out
   }
 }
