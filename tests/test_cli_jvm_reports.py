@@ -50,3 +50,4 @@ def test_demo(spark, tmp_path: Path, capsys) -> None:
     assert report["jvm_python_disagreements"] == 0, report
     miss = next(q for q in report["queries"] if q["query"] == "point miss")
     assert miss["files_skipped"] == miss["files_total"] > 0 and miss["tasks"] == 0, miss
+    assert spark.range(3).count() == 3  # the session it found is still the caller's, running

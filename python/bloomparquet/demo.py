@@ -87,6 +87,9 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_js
         f"(FPP 0.1 %) and email (1 %) in {time.perf_counter() - t0:.1f}s -> {path}"
     )
 
+    from pyspark.sql import SparkSession
+
+    started_here = SparkSession.getActiveSession() is None  # a session the caller has stays theirs
     spark = session()
     bridge = jvm_bridge(spark)
     report["kernel"] = {"kernel": str(bridge.kernelName()), "reason": str(bridge.kernelReason())}
@@ -175,7 +178,8 @@ def run_demo(rows: int = 2_000_000, out: str = "demo-out", files: int = 8, as_js
     say(
         f"JVM kernel vs Python reference on every row group's filters: {'agree' if bad == 0 else f'{bad} DISAGREEMENTS'}"
     )
-    spark.stop()
+    if started_here:
+        spark.stop()
     if as_json:
         report["jvm_python_disagreements"] = bad
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
