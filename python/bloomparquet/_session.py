@@ -123,46 +123,110 @@ def _check_loaded(spark: SparkSession) -> None:
         )
 
 
-def session(master: str = "local[2]", app_name: str = "bloomparquet", **spark_conf: object) -> SparkSession:
-    """Get or create a SparkSession with bloomparquet loaded.
+def session(
+    master: str = "local[2]", app_name: str = "bloomparquet", *, remote: str | None = None, **spark_conf: object
+) -> SparkSession:
+    """Get or create a SparkSession with bloomparquet loaded, classic or Spark Connect.
 
     Parameters
     ----------
     master : str
-        Spark's master URL.
+        Spark's master URL, for a classic session.
     app_name : str
-        The application's name.
+        The application's name (of a local Connect server, with ``remote="local[...]"``).
+    remote : str, optional
+        A Spark Connect session instead: ``"local[2]"`` starts PySpark's local
+        Connect server with bloomparquet's jar, extension and JVM flags (as
+        :func:`configure` does); ``"sc://host:15002"`` connects to a running
+        server, which must have been started with them (the jar in ``--jars``,
+        ``spark.sql.extensions=io.bloomparquet.BloomParquetExtensions``).
     **spark_conf
         Spark settings, e.g. ``session(**{"spark.sql.shuffle.partitions": "8"})``.
-        They win over the helper's defaults (the progress bar off, 4 shuffle
-        partitions; the Spark UI stays on, where scan metrics show); jars, extensions and JVM options given here
-        are kept, bloomparquet's appended (as :func:`configure` does).
+        Locally they win over the helper's defaults (the progress bar off, 4 shuffle
+        partitions; the Spark UI stays on, where scan metrics show); jars, extensions
+        and JVM options given here are kept, bloomparquet's appended (as
+        :func:`configure` does). On a running server (``sc://``) no defaults are set,
+        and only settings a session may change take effect.
 
     Returns
     -------
     SparkSession
-        The session, classic (py4j).
+        The session: classic (py4j), or Spark Connect when ``remote`` is given.
 
     Raises
     ------
     RuntimeError
-        If this process already runs a session started without bloomparquet's
-        extension or jar (a notebook's): it names the settings to add.
+        If this process already runs a classic session started without
+        bloomparquet's extension or jar (a notebook's), or the Connect server
+        lacks them: it names the settings to add.
 
     Examples
     --------
     >>> spark = bp.session()
+    >>> spark = bp.session(remote="local[2]")
+    >>> spark = bp.session(remote="sc://spark-connect:15002")
     """
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.master(master).appName(app_name)
     defaults = {
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.shuffle.partitions": "4",
     }
+    if remote is not None:
+        return _connect_session(remote, app_name, defaults, spark_conf)
+    builder = SparkSession.builder.master(master).appName(app_name)
     spark = configure(builder, **{**defaults, **spark_conf}).getOrCreate()
     _check_loaded(spark)
     return spark
+
+
+def _connect_session(
+    remote: str, app_name: str, defaults: Mapping[str, str], spark_conf: Mapping[str, object]
+) -> SparkSession:
+    """A Spark Connect session at ``remote``: a local server started with bloomparquet, or a running one
+    checked for it."""
+    import warnings
+
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.remote(remote)
+    if remote.startswith("local"):
+        conf: dict[str, object] = {"spark.app.name": app_name, **defaults, **spark_conf}
+        package = _connect_server_package()
+        if package:
+            conf["spark.jars.packages"] = _appended(str(conf.get("spark.jars.packages") or ""), package, ",")
+        builder = configure(builder, **conf)
+    elif spark_conf:
+        builder = builder.config(map={k: str(v) for k, v in spark_conf.items()})
+    with warnings.catch_warnings():
+        # The client repeats a local server's start-up settings as session settings, which the server
+        # refuses (they took effect when it started): not the user's concern.
+        warnings.filterwarnings("ignore", message="Failed to set spark\\.")
+        spark = builder.getOrCreate()
+    _check_connect_loaded(spark)
+    return spark
+
+
+def _connect_server_package() -> str | None:
+    """The Maven package of Spark's Connect server where pyspark does not ship it (Spark 3.5)."""
+    import pyspark
+
+    if not pyspark.__version__.startswith("3."):
+        return None
+    return f"org.apache.spark:spark-connect_2.12:{pyspark.__version__}"
+
+
+def _check_connect_loaded(spark: SparkSession, function: str = "bloomparquet_kernel") -> None:
+    """Raises if the Connect server behind ``spark`` lacks bloomparquet's SQL functions (its session
+    extension or jar): every bloomparquet read would fail later, less clearly."""
+    from pyspark.errors import AnalysisException
+
+    from ._connect import sql_function_missing
+
+    try:
+        spark.sql(f"SELECT * FROM {function}()").collect()
+    except AnalysisException as e:
+        raise sql_function_missing(e, function) from e
 
 
 # py4j handles of a classic session: PySpark has no public ones, so they are read here and nowhere else.

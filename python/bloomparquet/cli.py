@@ -105,9 +105,7 @@ def _spark(remote: str | None, master: str | None = None) -> SparkSession:
         raise BadInput("--master and --remote: give one (a master starts a session here, --remote uses a server's)")
     if remote is None:
         return session(master or "local[*]", **_progress())
-    from pyspark.sql import SparkSession
-
-    return SparkSession.builder.remote(remote).getOrCreate()
+    return session(remote=remote)
 
 
 def _progress() -> dict[str, str]:

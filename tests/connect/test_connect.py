@@ -46,6 +46,20 @@ def test_session_is_connect(connect) -> None:
     assert type(connect).__module__.startswith("pyspark.sql.connect")
 
 
+def test_session_on_a_running_server_is_checked_for_bloomparquet(connect) -> None:
+    """``session(remote="sc://...")`` connects to a running server (here the local one) and checks
+    that bloomparquet's SQL functions answer there; a server without them gets an error naming the
+    jar and the extension setting, not a failure at the first read."""
+    port = connect.conf.get("spark.connect.grpc.binding.port", "15002")
+    spark = bp.session(remote=f"sc://localhost:{port}")
+    assert type(spark).__module__.startswith("pyspark.sql.connect")
+    assert spark.sql("SELECT kernel FROM bloomparquet_kernel()").collect()[0].kernel in ("vector", "scalar")
+    from bloomparquet._session import _check_connect_loaded
+
+    with pytest.raises(RuntimeError, match="not registered on this Spark Connect server.*spark.sql.extensions="):
+        _check_connect_loaded(connect, function="bloomparquet_no_such_function")
+
+
 def test_write_bloom_writes_filters(written: Path) -> None:
     (file,) = written.glob("*.parquet")
     groups = pq.ParquetFile(file).metadata.num_row_groups
@@ -222,3 +236,25 @@ def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> No
                 continue
             for route, df in routes:
                 assert rows(df.where(where).select("id")) == want, (name, where, route)
+
+
+def test_a_side_adaptive_execution_dropped_is_missing_from_connect_metrics(
+    connect, written: Path, tmp_path: Path
+) -> None:
+    """Absent keys, cached, on a right outer join's right: the bloomparquet side is broadcast,
+    pruned to nothing, and adaptive execution drops it from its final plan. Rows equal Spark's
+    parquet. Spark Connect sends the final plan's metrics only, so that side's bloom counters are
+    missing, as the scan_metrics docstring says (a classic session counts them: tests/test_key_sets.py)."""
+    path = str(tmp_path / "absent")
+    connect.createDataFrame([(3,), (5,), (7,)], "k long").coalesce(1).write.parquet(path)
+    keys = connect.read.parquet(path).cache()
+    keys.count()
+    with spark_conf(connect, {"spark.sql.autoBroadcastJoinThreshold": str(64 << 20)}):
+        q = connect.read.format("bloomparquet").load(str(written)).join(keys, "k", "right_outer")
+        got = rows(q)
+        with spark_conf(connect, PUSHDOWN_OFF):
+            assert got == rows(connect.read.parquet(str(written)).join(keys, "k", "right_outer"))
+        assert len(got) == 3
+        m = _metrics(q)
+    assert m is None or not any(k.startswith("bloom") for k in m), m
+    keys.unpersist()
