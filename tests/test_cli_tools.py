@@ -459,12 +459,22 @@ def test_retrofit_dry_run_lists_what_would_be_rewritten_and_writes_nothing(data:
     (f,) = report["files"]
     assert code == 0 and report["dry_run"] and f["status"] == "would retrofit" and f["chunks"] == 4, report
     assert report["summary"]["bytes_rewritten"] == data.stat().st_size
+    md = pq.ParquetFile(data).metadata
+    plain = [md.row_group(g).column(md.schema.names.index("plain")) for g in range(md.num_row_groups)]
+    assert (f["values"], f["column_bytes"]) == (
+        sum(c.num_values for c in plain),
+        sum(c.total_uncompressed_size for c in plain),
+    )
+    estimate = report["summary"]["estimated_core_seconds"]
+    assert estimate == report["summary"]["estimated_largest_file_seconds"] > 0, report["summary"]
     _, report = _json(capsys, "retrofit", str(data), "--columns", "id", "--dry-run")  # id has filters
     assert report["files"][0]["status"] == "unchanged" and report["summary"]["files_rewritten"] == 0
-    _, report = _json(capsys, "retrofit", str(data), "--columns", "id", "--dry-run", "--overwrite")
-    assert report["files"][0]["chunks"] == 4
+    assert report["files"][0]["values"] == 0 and report["summary"]["estimated_core_seconds"] < estimate
+    _, report = _json(capsys, "retrofit", str(data), "--columns", "id,plain", "--dry-run", "--overwrite")
+    assert report["files"][0]["chunks"] == 8 and report["summary"]["estimated_core_seconds"] > estimate
     code, out, _ = _run(capsys, "retrofit", str(data), "--columns", "plain", "--dry-run")
     assert code == 0 and "1 file of 1 would be rewritten" in out and "nothing was written" in out, out
+    assert f"estimated time: {estimate:,.1f} s of one core's work" in out, out
     assert data.read_bytes() == before
 
 
