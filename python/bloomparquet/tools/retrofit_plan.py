@@ -47,11 +47,12 @@ def _seconds(file: dict[str, Any]) -> float:
     """One core's time to retrofit ``file`` (only a task and the footer if nothing changes)."""
     if file["status"] != "would retrofit":
         return _SECONDS_PER_FILE
+    values, column_bytes, file_bytes = int(file["values"]), int(file["column_bytes"]), int(file["file_bytes"])
     return (
         _SECONDS_PER_FILE
-        + file["values"] * _SECONDS_PER_VALUE
-        + file["column_bytes"] * _SECONDS_PER_COLUMN_BYTE
-        + file["file_bytes"] * _SECONDS_PER_FILE_BYTE
+        + values * _SECONDS_PER_VALUE
+        + column_bytes * _SECONDS_PER_COLUMN_BYTE
+        + file_bytes * _SECONDS_PER_FILE_BYTE
     )
 
 
