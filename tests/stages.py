@@ -95,7 +95,11 @@ def _tests(default: str, extra: list[str]) -> list[str]:
 
 
 def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step:
-    return Step([str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args], env)
+    # Each suite lists its slowest tests: what a stage costs, where to cut when CI grows.
+    slowest = f"{os.environ.get('PYTEST_ADDOPTS', '')} --durations=12".strip()
+    return Step(
+        [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args], {"PYTEST_ADDOPTS": slowest, **env}
+    )
 
 
 def stages(v: Versions) -> dict[str, Stage]:
