@@ -26,8 +26,12 @@ import org.apache.spark.sql.types._
  *    skips row groups holding only -0.0, which Spark counts equal), and writers leave NaN out of
  *    statistics, which Spark orders above every number (`x > 1.0`, `x != 1.0` would skip row
  *    groups holding NaN).
- *  - timestamps: literals that are whole milliseconds. For a file storing milliseconds Spark floors
- *    the literal, so `ts < '...00.0005'` becomes `ts < 0 ms` and skips a row group holding 0 ms.
+ *  - timestamps: literals that are whole milliseconds, and any literal in =, <=> and IN outside a
+ *    NOT. For a file storing milliseconds Spark floors the literal, so `ts < '...00.0005'` becomes
+ *    `ts < 0 ms` and skips a row group holding 0 ms ([[WidenedFilters]] hands it over rounded
+ *    outwards instead). No millisecond value equals a finer literal, so an equality skips nothing
+ *    that matches whatever it is floored to; under a NOT it would (`ts != '...00.0005'` skipping a
+ *    row group of 0 ms only).
  *  - boolean, integral, date, decimal, binary: any literal.
  */
 object PushdownSafety {
@@ -98,7 +102,7 @@ object PushdownSafety {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | BinaryType => true
     case _: DecimalType => true
     case FloatType | DoubleType => use == Use.Equality && !negated && (value == null || ordinaryFloat(value))
-    case TimestampType | TimestampNTZType => value == null || wholeMillis(value)
+    case TimestampType | TimestampNTZType => value == null || wholeMillis(value) || use == Use.Equality && !negated
     case _ => false
   }
 

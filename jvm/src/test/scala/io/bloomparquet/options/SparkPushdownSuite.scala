@@ -38,7 +38,7 @@ class SparkPushdownSuite extends munit.FunSuite {
     Seq(EqualTo(s, notUtf8), In(s, Seq(Literal("ok"), notUtf8)), EqualTo(s, replacement), StartsWith(s, notUtf8),
       EqualTo(f, Literal(Double.NaN)), LessThan(f, Literal(1.5)), Not(EqualTo(f, Literal(0.0))),
       Not(EqualTo(f, Literal(1.5))), Not(In(f, Seq(Literal(1.5)))), In(f, Seq(Literal(1.5), Literal(Double.NaN))),
-      LessThan(t, Literal(500L, TimestampType)), EqualTo(t, Literal(1001L, TimestampType)),
+      LessThan(t, Literal(500L, TimestampType)), Not(EqualTo(t, Literal(1001L, TimestampType))),
       StartsWith(bin, Literal(Array[Byte](1))),
       EqualTo(dotted, Literal(1L)), EqualTo(ab, Literal(1L)), IsNull(dotted),
       EqualTo(Add(id, Literal(1L)), Literal(2L)), id, EqualTo(id, Add(id, Literal(1L))), In(id, Seq(id)),
@@ -55,6 +55,7 @@ class SparkPushdownSuite extends munit.FunSuite {
       EqualTo(f, Literal(1.5)), EqualNullSafe(f, Literal(-2.0)), In(f, Seq(Literal(1.5), Literal(Double.PositiveInfinity))),
       InSet(f, Set(1.5)), EqualTo(f, Literal(0.0)), In(f, Seq(Literal(-0.0), Literal(1.5))),
       EqualTo(t, Literal(2000L, TimestampType)), GreaterThan(t, Literal(-3000L, TimestampType)),
+      EqualTo(t, Literal(1001L, TimestampType)), In(t, Seq(Literal(1001L, TimestampType))), // no ms value equals it
       Not(LessThan(t, Literal(0L, TimestampType))), EqualTo(bin, Literal(Array[Byte](1))),
       LessThan(bin, Literal(Array[Byte](1))), And(EqualTo(s, uuid), Or(EqualTo(f, Literal(3.0)), IsNull(f))))
       .foreach(e => assert(safe(e), e))
@@ -66,14 +67,15 @@ class SparkPushdownSuite extends munit.FunSuite {
       sources.EqualTo("s", "x"), sources.StringStartsWith("s", "x"), sources.StringContains("s", "y"),
       sources.EqualTo("f", 2.5), sources.In("f", Array(2.5, 3.5)), sources.EqualTo("f", 0.0), sources.EqualTo("f", -0.0),
       sources.LessThan("t", new java.sql.Timestamp(1000)),
-      sources.EqualTo("t", java.time.Instant.ofEpochMilli(5)), sources.EqualTo("bin", Array[Byte](1)),
+      sources.EqualTo("t", java.time.Instant.ofEpochMilli(5)), sources.EqualTo("t", java.time.Instant.ofEpochSecond(0, 1000)),
+      sources.EqualTo("bin", Array[Byte](1)),
       sources.Or(sources.EqualTo("id", 1L), sources.EqualTo("s", "x")))
       .foreach(e => assert(safeSource(e), e))
     val tooFine = new java.sql.Timestamp(0)
     tooFine.setNanos(500000)
     Seq(sources.EqualTo("s", "\uFFFD("), sources.EqualTo("f", Double.NaN), sources.GreaterThan("f", 1.0),
       sources.Not(sources.EqualTo("f", 2.5)),
-      sources.LessThan("t", tooFine), sources.EqualTo("t", java.time.Instant.ofEpochSecond(0, 1000)),
+      sources.LessThan("t", tooFine), sources.Not(sources.EqualTo("t", java.time.Instant.ofEpochSecond(0, 1000))),
       sources.StringEndsWith("bin", "x"), sources.EqualTo("`a.b`", 1L), sources.EqualTo("a.b", 1L),
       sources.EqualTo("nope", 1L), sources.Or(sources.EqualTo("id", 1L), sources.EqualTo("s", "\uFFFD")))
       .foreach(e => assert(!safeSource(e), e))
