@@ -71,7 +71,8 @@ object OptionRegistry {
       "AND/OR/NOT of them) on columns without a dot in their path, where the literal is one parquet-java judges as " +
       "Spark does: any on boolean, integral, date, decimal and binary columns; strings whose literal holds no " +
       "U+FFFD (stored bytes that are not UTF-8 never match the literal Spark passes); timestamps in whole " +
-      "milliseconds (a file storing milliseconds gets the literal floored); float/double only in =, <=> and IN " +
+      "milliseconds, in =, <=> and IN any literal outside a NOT, and a finer one in comparisons rounded outwards " +
+      "to whole milliseconds (a file storing milliseconds gets the literal floored); float/double only in =, <=> and IN " +
       "outside a NOT, with literals other than NaN (statistics leave NaN out), a zero as both zeros (dictionaries " +
       "compare bits); page skipping by column index only in splits whose column and offset indexes agree with " +
       "their footer (writers have shipped column indexes that mark every page all-null, losing every row); " +
