@@ -163,8 +163,6 @@ def session(
     Examples
     --------
     >>> spark = bp.session()
-    >>> spark = bp.session(remote="local[2]")
-    >>> spark = bp.session(remote="sc://spark-connect:15002")
     """
     from pyspark.sql import SparkSession
 
