@@ -14,8 +14,9 @@ import org.apache.spark.sql.types._
  * The one widening: a timestamp ordering against a literal that is not a whole millisecond. For a
  * file storing milliseconds, Spark's reader floors the literal, so `ts < 0.5 ms` becomes `ts < 0 ms`
  * and skips a row group holding 0 ms. Rounded outwards instead (an upper bound up, a lower bound
- * down, to whole milliseconds) it is exact for such files and a superset for finer ones. An And
- * keeps what widens of its sides; an Or needs both; nothing under a Not widens. Pure.
+ * down, to whole milliseconds) it is exact for such files and a superset for finer ones. And and
+ * Or widen where both sides do (a filter with another withheld part stays withheld whole, as
+ * before); nothing under a Not widens. Pure.
  */
 object WidenedFilters {
 
@@ -24,7 +25,7 @@ object WidenedFilters {
     if (PushdownSafety.safe(filter, schema)) Some(filter)
     else {
       val widened = filter match {
-        case And(l, r) => (of(l, schema) ++ of(r, schema)).reduceOption(And)
+        case And(l, r) => for (a <- of(l, schema); b <- of(r, schema)) yield And(a, b)
         case Or(l, r) => for (a <- of(l, schema); b <- of(r, schema)) yield Or(a, b)
         case LessThan(c, Micros(v, t)) => Some(LessThan(c, Literal(up(v), t)))
         case LessThanOrEqual(c, Micros(v, t)) => Some(LessThanOrEqual(c, Literal(up(v), t)))
@@ -45,7 +46,7 @@ object WidenedFilters {
     else {
       def go(f: sources.Filter) = of(f, schema, caseSensitive)
       val widened = filter match {
-        case sources.And(l, r) => (go(l) ++ go(r)).reduceOption[sources.Filter](sources.And)
+        case sources.And(l, r) => for (a <- go(l); b <- go(r)) yield sources.And(a, b)
         case sources.Or(l, r) => for (a <- go(l); b <- go(r)) yield sources.Or(a, b)
         case sources.LessThan(a, v) => rounded(v, upwards = true).map(sources.LessThan(a, _))
         case sources.LessThanOrEqual(a, v) => rounded(v, upwards = true).map(sources.LessThanOrEqual(a, _))

@@ -35,9 +35,11 @@ class WidenedFiltersSuite extends munit.FunSuite {
     assertEquals(WidenedFilters.of(EqualTo(s, Literal("\uFFFD")), schema), None)
   }
 
-  test("an And keeps the sides that widen; an Or needs both") {
+  test("And and Or widen where both sides do") {
     val bad = EqualTo(s, Literal("\uFFFD"))
-    assertEquals(WidenedFilters.of(And(LessThan(ts, micros(500)), bad), schema), Some(LessThan(ts, micros(1000))))
+    assertEquals(WidenedFilters.of(And(LessThan(ts, micros(500)), bad), schema), None)
+    assertEquals(WidenedFilters.of(And(LessThan(ts, micros(500)), EqualTo(s, Literal("x"))), schema),
+      Some(And(LessThan(ts, micros(1000)), EqualTo(s, Literal("x")))))
     assertEquals(WidenedFilters.of(Or(LessThan(ts, micros(500)), bad), schema), None)
     assertEquals(WidenedFilters.of(Or(LessThan(ts, micros(500)), GreaterThan(ts, micros(9500))), schema),
       Some(Or(LessThan(ts, micros(1000)), GreaterThan(ts, micros(9000)))))
