@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.spark.SparkEnv
 import org.apache.spark.bloomparquet.DriverHeldRdd
+import org.apache.spark.sql.bloomparquet.SourceFilterTranslation
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
@@ -22,6 +23,7 @@ import org.apache.spark.sql.execution.datasources.v2.parquet.{ParquetPartitionRe
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetUtils, ParquetWriteSupport}
 import org.apache.spark.sql.execution.datasources.{FileFormat, FilePartition, PartitionedFile, PartitioningAwareFileIndex}
 import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.util.SerializableConfiguration
@@ -60,7 +62,7 @@ object SparkCompat {
   private def hasVariant(t: DataType): Boolean = anyType(t)(SparkShims.isVariant)
 
   /** Whether `t` or a type nested in it (struct fields, array elements, map keys and values) is `p`. */
-  private[compat] def anyType(t: DataType)(p: DataType => Boolean): Boolean = p(t) ||
+  def anyType(t: DataType)(p: DataType => Boolean): Boolean = p(t) ||
     (t match {
       case s: StructType => s.fields.exists(f => anyType(f.dataType)(p))
       case a: ArrayType => anyType(a.elementType)(p)
@@ -80,6 +82,12 @@ object SparkCompat {
 
   /** Spark's Parquet scan `scan` whose reader factory reads with `conf`. */
   def withHadoopConf(scan: ParquetScan, conf: Configuration): ParquetScan = scan.copy(hadoopConf = conf)
+
+  /** `scan` with `filters` as the source filters its reader factory converts against each file's schema. */
+  def withPushedFilters(scan: ParquetScan, filters: Seq[Filter]): ParquetScan = scan.copy(pushedFilters = filters.toArray)
+
+  /** A Catalyst data filter as the source filter a file scan builder hands its format (nested columns too). */
+  def sourceFilter(e: Expression): Option[Filter] = SourceFilterTranslation.of(e)
 
   def newFilePartition(index: Int, files: Array[PartitionedFile]): FilePartition = FilePartition(index, files)
 

@@ -27,6 +27,8 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
 
   // Data filters kept from Spark's Parquet pushdown: still evaluated after the scan, still used by us.
   private var withheld = Seq.empty[Expression]
+  // Data filters handed to Spark's Parquet pushdown.
+  private var shown = Seq.empty[Expression]
 
   private lazy val partitionColumns = delegate.fileIndex.partitionSchema.fieldNames.toSeq
   // Without case whatever the session says: a name that may be a partition column is treated as one.
@@ -39,6 +41,7 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
     val (data, other) = filters.partition(isDataFilter)
     val (show, hide) = ReaderFilters.split(settings.bloom.sparkPushdown, data, delegate.dataSchema)
     withheld = hide
+    shown = show
     delegate.pushFilters(other ++ show) ++ hide
   }
 
@@ -47,7 +50,11 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
   override def pruneColumns(requiredSchema: StructType): Unit = delegate.pruneColumns(requiredSchema)
 
   override def build(): Scan = {
-    val scan = delegate.build()
+    val built = delegate.build()
+    val scan = PerFileTimestampFilters.missing(delegate.sparkSession, shown, built.pushedFilters.toSeq) match {
+      case Nil => built
+      case more => SparkCompat.withPushedFilters(built, built.pushedFilters.toSeq ++ more)
+    }
     val predicate =
       if (SparkCompat.matchesByFieldId(settings.fieldIdRead, scan.readDataSchema)) None
       // A data filter may also name a partition column (`p = 1 OR x = 2`): Spark takes `p` from the
