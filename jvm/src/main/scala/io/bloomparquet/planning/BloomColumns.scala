@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 import io.bloomparquet.tail.FilterLengths
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
@@ -22,14 +23,40 @@ object BloomColumns {
   /** Files looked at per listing: the first and the last (a table's files are mostly written alike). */
   val Sampled: Int = 2
 
-  /** Column names (as the files spell them) with a filter in any of `files`' sampled footers. */
-  def in(files: Seq[FileStatus], conf: Configuration, useCache: Boolean): Set[String] =
-    sample(files, conf).flatMap { case (key, status) => of(key, conf, useCache, status) }.toSet
+  /**
+   * Column names (as the files spell them) with a filter in any of `files`' sampled footers. An
+   * answer every footer of was read is kept per sampled listing where the cache is wanted (and
+   * `conf` is then not built): planning asks again for every relation of every query over a
+   * table, and the answer only steers where pruning is tried, never which rows a scan keeps,
+   * so the files' listed lengths and modification times identify them well enough here.
+   */
+  def in(files: Seq[FileStatus], conf: => Configuration, useCache: Boolean): Set[String] = {
+    val listed = sampled(files)
+    def readAll(): (Set[String], Boolean) = {
+      val hadoopConf = conf
+      val perFile = sample(listed, hadoopConf).map { case (key, status) => columns(key, hadoopConf, useCache, status) }
+      (perFile.flatten.flatten.toSet, perFile.forall(_.isDefined))
+    }
+    if (!useCache) readAll()._1
+    else Option(answers.getIfPresent(listed)).getOrElse {
+      val (columns, whole) = readAll()
+      if (whole) answers.put(listed, columns)
+      columns
+    }
+  }
 
-  /** The first and last of `files`, keyed by version, with the status their listing gave. */
-  private[planning] def sample(files: Seq[FileStatus], conf: Configuration): Seq[(FileKey, Option[FileStatus])] = {
-    val sampled = (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
-    val keys = sampled.map(f => FileKey(f.getPath.toString, f.getLen, f.getModificationTime))
+  private val answers: Cache[Seq[FileKey], Set[String]] = Caffeine.newBuilder()
+    .maximumSize(4096)
+    .executor((task: Runnable) => task.run())
+    .build[Seq[FileKey], Set[String]]()
+
+  /** The first and last of `files` as listed (no version yet). */
+  private[planning] def sampled(files: Seq[FileStatus]): Seq[FileKey] =
+    (files.take(Sampled / 2) ++ files.takeRight(Sampled - Sampled / 2)).distinct
+      .map(f => FileKey(f.getPath.toString, f.getLen, f.getModificationTime))
+
+  /** `keys` (from [[sampled]]) keyed by version, with the status their listing gave. */
+  private[planning] def sample(keys: Seq[FileKey], conf: Configuration): Seq[(FileKey, Option[FileStatus])] = {
     val listed = ListedVersions.fill(keys, conf)
     keys.map { k =>
       val key = listed.keys(k)
@@ -39,8 +66,11 @@ object BloomColumns {
 
   /** One file's filtered top-level columns (opened with its `listed` status if any); none when its footer can't be read. */
   def of(key: FileKey, conf: Configuration, useCache: Boolean, listed: Option[FileStatus] = None): Set[String] =
-    try filtered(index(key, conf, useCache, listed).footer)
-    catch { case NonFatal(_) => Set.empty }
+    columns(key, conf, useCache, listed).getOrElse(Set.empty)
+
+  private def columns(key: FileKey, conf: Configuration, useCache: Boolean, listed: Option[FileStatus]): Option[Set[String]] =
+    try Some(filtered(index(key, conf, useCache, listed).footer))
+    catch { case NonFatal(_) => None }
 
   def filtered(footer: ParquetMetadata): Set[String] =
     footer.getBlocks.asScala.iterator.flatMap(_.getColumns.asScala)

@@ -29,14 +29,30 @@ object KeySetSample {
   /** Row groups sampled: two of each sampled file. */
   val RowGroups: Int = 2 * BloomColumns.Sampled
 
-  def of(files: Seq[FileStatus], column: String, caseSensitive: Boolean, conf: Configuration,
-      useCache: Boolean): Option[Seq[RowGroupSample]] =
-    try {
-      val perFile = BloomColumns.sample(files, conf).map { case (key, status) =>
-        file(key, status, column, caseSensitive, conf, useCache)
-      }
-      if (perFile.exists(_.isEmpty)) None else Some(perFile.flatten.flatten)
-    } catch { case NonFatal(_) => None }
+  def of(files: Seq[FileStatus], column: String, caseSensitive: Boolean, conf: => Configuration,
+      useCache: Boolean): Option[Seq[RowGroupSample]] = {
+    val listed = BloomColumns.sampled(files)
+    def read(): Option[Seq[RowGroupSample]] =
+      try {
+        val hadoopConf = conf
+        val perFile = BloomColumns.sample(listed, hadoopConf).map { case (key, status) =>
+          file(key, status, column, caseSensitive, hadoopConf, useCache)
+        }
+        if (perFile.exists(_.isEmpty)) None else Some(perFile.flatten.flatten)
+      } catch { case NonFatal(_) => None }
+    // Kept per sampled listing as BloomColumns keeps its answers, and for the same reason.
+    if (!useCache) read()
+    else Option(byListing.getIfPresent((listed, column, caseSensitive))).orElse {
+      val samples = read()
+      samples.foreach(byListing.put((listed, column, caseSensitive), _))
+      samples
+    }
+  }
+
+  private val byListing: Cache[(Seq[FileKey], String, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
+    .maximumSize(4096)
+    .executor((task: Runnable) => task.run())
+    .build[(Seq[FileKey], String, Boolean), Seq[RowGroupSample]]()
 
   private val judged: Cache[(FileKey, String, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
     .maximumSize(16384)

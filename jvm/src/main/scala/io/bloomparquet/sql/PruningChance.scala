@@ -74,7 +74,8 @@ object PruningChance extends PredicateHelper {
 
   object JoinKeys {
     def of(plan: LogicalPlan): JoinKeys = {
-      lazy val renamed: Map[ExprId, Attribute] = plan.flatMap(_.expressions).flatMap(_.collect {
+      // An output is renamed by an alias at the top of its node's list (a Project's, an Aggregate's).
+      lazy val renamed: Map[ExprId, Attribute] = plan.flatMap(_.expressions.collect {
         case a @ Alias(inner: Attribute, _) => a.exprId -> inner
       }).toMap
       def source(a: Attribute, seen: Int = 0): Attribute =
