@@ -64,6 +64,7 @@ class PackageRulesSuite extends munit.FunSuite {
     assertEquals(ourReferences(text), Set("planning", "retrofit"))
     assertEquals(seamOnlyReferences(text), Set("LogicalRelation", "org.apache.spark.sql.classic"))
     assertEquals(packageOf("package org.apache.spark.bloomparquet\n"), "compat")
+    assertEquals(packageOf("package org.apache.spark.sql.bloomparquet\n"), "compat")
     assertEquals(packageOf("package io.bloomparquet;\n"), "io.bloomparquet")
     assertEquals(cycle(Map("a" -> Set("b"), "b" -> Set("c"), "c" -> Set("a"))).map(_.toSet), Some(Set("a", "b", "c")))
     val table =
@@ -97,11 +98,11 @@ object PackageRules {
   val SeamOnlyPackages: Seq[String] = Seq("org.apache.spark.sql.classic", "org.apache.spark.sql.internal",
     "org.apache.spark.sql.execution.adaptive", "org.apache.spark.sql.execution.columnar")
 
-  /** The package's row in the rule: `io.bloomparquet.x.y` is `x`; Spark's package holds compat's private[spark] access. */
+  /** The package's row in the rule: `io.bloomparquet.x.y` is `x`; Spark's packages hold compat's private[spark] and protected[sql] access. */
   def packageOf(text: String): String = {
     val Decl = """(?m)^\s*package\s+([\w.]+)""".r
     Decl.findFirstMatchIn(text).map(_.group(1)).getOrElse("") match {
-      case "org.apache.spark.bloomparquet" => "compat"
+      case "org.apache.spark.bloomparquet" | "org.apache.spark.sql.bloomparquet" => "compat"
       case "io.bloomparquet" => "io.bloomparquet"
       case p if p.startsWith("io.bloomparquet.") => p.stripPrefix("io.bloomparquet.").takeWhile(_ != '.')
       case other => other
