@@ -36,9 +36,9 @@ MISS = absent_like(KEYS, 0)
 ABSENT_KEY = 2 * ROWS + 1  # k holds a permutation of 0..ROWS-1
 
 # Each query's literals are ones parquet-java judges as Spark does, or (a timestamp ordering finer
-# than the files' milliseconds) one we hand Spark's reader widened; what `bloom.sparkPushdown=safe`
-# still withholds (strings that are not UTF-8, float NaN, float orderings and inequalities,
-# sub-millisecond timestamp equality) Spark's reader judges wrongly on some files, and
+# than a millisecond) one we hand Spark's reader widened; what `bloom.sparkPushdown=safe` still
+# withholds (strings that are not UTF-8, float NaN, float orderings and inequalities, timestamps
+# finer than a millisecond under a NOT) Spark's reader judges wrongly on some files, and
 # tests/test_pushdown_classes.py covers it.
 QUERIES = [
     f"ks = '{HIT}'",
@@ -53,7 +53,8 @@ QUERIES = [
     "f IN (7.25, 9999.75)",
     "seq BETWEEN 20000 AND 20100",
     "ts >= TIMESTAMP'1970-01-01 12:00:00'",  # the last 4,800 rows (ts = id seconds)
-    "ts < TIMESTAMP'1970-01-01 00:00:00.0005+00:00'",  # the first row; Spark's reader floors it to 0 ms
+    # The first row; a literal finer than a millisecond, which Spark's reader gets rounded up to 1 ms.
+    "ts < TIMESTAMP'1970-01-01 00:00:00.0005+00:00'",
     # Spark's V2 scan builder pushes no timestamp filter; its reader, given one, judges it per file.
     f"ts < TIMESTAMP'1970-01-01 00:40:00+00:00' AND ks = '{HIT}'",  # ts prunes HIT's row group
 ]
@@ -168,8 +169,8 @@ def _predicate(draw) -> str:
             "cat": repr(draw(st.sampled_from(["a", "b", "c", "e", "f"]))),
             "f": str(i * 0.25 + draw(st.sampled_from([0, 0.1]))),
             "seq": str(i),
-            # ts = id seconds, stored in milliseconds by pyarrow and DuckDB: a literal finer than that
-            # is one Spark's reader floors there, so it gets it widened to whole milliseconds.
+            # ts = id seconds (microseconds in pyarrow's and DuckDB's files, INT96 in Spark's): a literal
+            # finer than a millisecond reaches Spark's reader widened to whole milliseconds.
             "ts": "TIMESTAMP'{}{}+00:00'".format(
                 datetime.datetime.fromtimestamp(i, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S"),
                 draw(st.sampled_from(["", ".5", ".0005"])),

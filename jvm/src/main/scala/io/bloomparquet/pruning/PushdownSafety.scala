@@ -54,6 +54,7 @@ object PushdownSafety {
     case EqualTo(c, l @ Literal(v, t)) if zero(v) => Or(EqualTo(c, l), EqualTo(c, Literal(negated(v), t)))
     case EqualTo(l @ Literal(v, t), c) if zero(v) => Or(EqualTo(c, l), EqualTo(c, Literal(negated(v), t)))
     case EqualNullSafe(c, l @ Literal(v, t)) if zero(v) => Or(EqualNullSafe(c, l), EqualNullSafe(c, Literal(negated(v), t)))
+    case EqualNullSafe(l @ Literal(v, t), c) if zero(v) => Or(EqualNullSafe(c, l), EqualNullSafe(c, Literal(negated(v), t)))
     case in @ In(c, list) if list.exists { case Literal(v, _) => zero(v); case _ => false } =>
       list.collect { case Literal(v, t) if zero(v) => EqualTo(c, Literal(negated(v), t)) }.foldLeft(in: Expression)(Or)
     case in @ InSet(c, set) if set.exists(zero) =>

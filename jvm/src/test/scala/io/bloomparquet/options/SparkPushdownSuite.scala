@@ -100,6 +100,8 @@ class SparkPushdownSuite extends munit.FunSuite {
     val zero = Literal(0.0)
     same(PushdownSafety.bothZeros(EqualTo(f, zero)), Or(EqualTo(f, zero), EqualTo(f, Literal(-0.0))))
     same(PushdownSafety.bothZeros(EqualTo(Literal(-0.0), f)), Or(EqualTo(f, Literal(-0.0)), EqualTo(f, zero)))
+    same(PushdownSafety.bothZeros(EqualNullSafe(f, zero)), Or(EqualNullSafe(f, zero), EqualNullSafe(f, Literal(-0.0))))
+    same(PushdownSafety.bothZeros(EqualNullSafe(zero, f)), Or(EqualNullSafe(f, zero), EqualNullSafe(f, Literal(-0.0))))
     same(PushdownSafety.bothZeros(In(f, Seq(Literal(1.5), zero))),
       Or(In(f, Seq(Literal(1.5), zero)), EqualTo(f, Literal(-0.0))))
     val other = And(EqualTo(f, Literal(1.5)), EqualTo(id, Literal(0L)))
