@@ -56,6 +56,9 @@ def read_bloom(spark: SparkSession, path: str | Sequence[str], **options: object
 def scan_metrics(df: DataFrame) -> dict[str, int]:
     """What the file scans of ``df``'s last execution read and pruned, summed over scans.
 
+    In a classic session the scans of subqueries count too, each scan once: a
+    stage the query and a subquery share counts once, wherever Spark placed it.
+
     On Spark Connect the figures come from the execution's own metrics
     (``df.executionInfo``); ``tasks`` is then known for ``bloomparquet`` scans only.
     Pruning done in a stage that adaptive execution ran and then dropped from the

@@ -18,7 +18,7 @@ object ExecutedScans {
   // Looks inside adaptive plans and query stages.
   private object Plans extends AdaptiveSparkPlanHelper
 
-  /** The V2 batch scans and V1 file scans in a classic Dataset's executed plan (run the query first). */
+  /** The V2 batch scans and V1 file scans in a classic Dataset's executed plan and its subqueries (run the query first). */
   def of(df: Dataset[_]): Seq[ScanFigures] = figures(SparkCompat.queryExecution(df).executedPlan)
 
   /**
@@ -38,10 +38,19 @@ object ExecutedScans {
     case _ => Nil
   }
 
-  private def figures(plan: SparkPlan): Seq[ScanFigures] = Plans.collect(plan) {
-    case s: BatchScanExec => ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
-    case s: FileSourceScanExec =>
-      ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))
+  /**
+   * Every scan that ran for `plan`, its subqueries' included, each once. A stage the query and one
+   * of its subqueries share runs once and appears once, but in whichever of the two created it first
+   * (a race between threads); the other holds a reuse of it, which is not followed.
+   */
+  private def figures(plan: SparkPlan): Seq[ScanFigures] = {
+    val scans = Plans.collectWithSubqueries(plan) {
+      case s: BatchScanExec => s -> ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
+      case s: FileSourceScanExec =>
+        s -> ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))
+    }
+    val seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[SparkPlan, java.lang.Boolean]())
+    scans.collect { case (scan, figures) if seen.add(scan) => figures }
   }
 
   /**

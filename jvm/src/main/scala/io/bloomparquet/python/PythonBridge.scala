@@ -81,8 +81,8 @@ object PythonBridge {
   }
 
   /**
-   * Metrics of the file scans in `df`'s executed plan (run the query first),
-   * summed over scans: our bloom metrics, Spark's own scan metrics, and
+   * Metrics of the file scans in `df`'s executed plan and its subqueries (run
+   * the query first), summed over scans, each scan once: our bloom metrics, Spark's own scan metrics, and
    * "tasks", the number of input partitions the scans planned. Pruning done in
    * a stage adaptive execution then dropped from the plan (a join side that read
    * nothing) counts in the bloom metrics; Spark's own stay the final plan's, as
