@@ -16,29 +16,42 @@ import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.parquet.io.{InputFile, SeekableInputStream}
 import org.apache.parquet.schema.MessageType
 
-/** The decisions for one file, and what it cost to make them. */
+/**
+ * The decisions for one file: its row groups' spans and verdicts, the filters found broken and the
+ * row groups kept unprobed, the version judged, why it could not be read (then kept whole), what
+ * judging it read, and whether a planning job on an executor judged it.
+ */
 final case class FileOutcome(
     spans: IndexedSeq[Span],
     verdicts: IndexedSeq[RowGroupVerdict],
-    filterBytesRead: Long,
-    footersRead: Int,
     brokenFilters: Int,
+    rowGroupsUnprobed: Int,
+    version: FileVersion.Lookup,
     failure: Option[String],
-    rowGroupsUnprobed: Int = 0,
-    version: FileVersion.Lookup = FileVersion.NotOffered,
-    filterReads: Int = 0,
-    filtersReadInBlocks: Int = 0,
-    readByJob: Boolean = false,
-    planningBytesRead: Long = 0,
-    dictionaryBytesRead: Long = 0) {
+    reads: FileReads,
+    readByJob: Boolean) {
   def keep(rg: Int): Boolean = verdicts(rg) == RowGroupVerdict.Keep
 }
 
 object FileOutcome {
   /** A file whose decisions could not be made (`failure`): kept whole. */
   def unread(failure: String, footersRead: Int): FileOutcome =
-    FileOutcome(IndexedSeq.empty, IndexedSeq.empty, filterBytesRead = 0, footersRead = footersRead, brokenFilters = 0,
-      failure = Some(failure))
+    FileOutcome(IndexedSeq.empty, IndexedSeq.empty, brokenFilters = 0, rowGroupsUnprobed = 0,
+      version = FileVersion.NotOffered, failure = Some(failure), reads = FileReads.footerOnly(footersRead),
+      readByJob = false)
+}
+
+/**
+ * What judging one file read: footers (0 when the cache held it), filter bytes and the requests
+ * they took, the filters read in blocks, dictionary bytes, and every byte planning fetched.
+ */
+final case class FileReads(footersRead: Int, filterBytesRead: Long, filterReads: Int, filtersReadInBlocks: Int,
+    dictionaryBytesRead: Long, planningBytesRead: Long)
+
+object FileReads {
+  /** A footer read or not, and nothing else. */
+  def footerOnly(footersRead: Int): FileReads = FileReads(footersRead, filterBytesRead = 0, filterReads = 0,
+    filtersReadInBlocks = 0, dictionaryBytesRead = 0, planningBytesRead = 0)
 }
 
 /**
@@ -143,10 +156,10 @@ object FilePruner {
         FileBloomIndexCache.put(key, index)
       val spans = blocks.map(b => Span(b.getStartingPos, b.getCompressedSize))
       val planningBytes = tail.fold(0L)(_.bytesRead) + fetched.fetchedBytes + judged.bytesRead
-      Some(FileOutcome(spans, judged.verdicts, filterBytesRead = fetched.bytesRead, footersRead = footersRead,
-          brokenFilters = decided.broken, failure = None, rowGroupsUnprobed = decided.unprobed, version = version,
-          filterReads = fetched.reads, filtersReadInBlocks = fetched.inBlocks, planningBytesRead = planningBytes,
-          dictionaryBytesRead = judged.bytesRead))
+      val fileReads = FileReads(footersRead, filterBytesRead = fetched.bytesRead, filterReads = fetched.reads,
+        filtersReadInBlocks = fetched.inBlocks, dictionaryBytesRead = judged.bytesRead, planningBytesRead = planningBytes)
+      Some(FileOutcome(spans, judged.verdicts, brokenFilters = decided.broken, rowGroupsUnprobed = decided.unprobed,
+          version = version, failure = None, reads = fileReads, readByJob = false))
     } finally file.close()
   }
 

@@ -104,11 +104,11 @@ class FilterBlockReadsSuite extends munit.FunSuite {
           val whole = run(FilterReads.Whole, useCache = false)
           val blocks = run(FilterReads.Blocks, useCache = false)
           assertEquals(blocks.verdicts, whole.verdicts, s"round $round, $values")
-          assertEquals(whole.filtersReadInBlocks, 0)
-          if (whole.filterBytesRead > 0) { // statistics left some filter to probe
+          assertEquals(whole.reads.filtersReadInBlocks, 0)
+          if (whole.reads.filterBytesRead > 0) { // statistics left some filter to probe
             probed += 1
-            assert(blocks.filtersReadInBlocks > 0, blocks)
-            if (values.size < 5) assert(blocks.filterBytesRead * 4 < whole.filterBytesRead, (blocks, whole))
+            assert(blocks.reads.filtersReadInBlocks > 0, blocks)
+            if (values.size < 5) assert(blocks.reads.filterBytesRead * 4 < whole.reads.filterBytesRead, (blocks, whole))
           }
           assertEquals(run(FilterReads.Auto, useCache = false).verdicts, whole.verdicts)
           // Cached blocks of earlier rounds, more read only where this round's values need them.
@@ -116,7 +116,7 @@ class FilterBlockReadsSuite extends munit.FunSuite {
           assertEquals(run(FilterReads.Blocks, useCache = true).verdicts, whole.verdicts)
           val again = run(FilterReads.Blocks, useCache = true)
           assertEquals(again.verdicts, whole.verdicts)
-          assertEquals((again.filterBytesRead, again.footersRead), (0L, 0), "a repeat reads nothing")
+          assertEquals((again.reads.filterBytesRead, again.reads.footersRead), (0L, 0), "a repeat reads nothing")
         }
       }
     finally {
@@ -140,12 +140,12 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(again.verdicts, first.verdicts)
     // Statistics leave one row group (keys ascend): its filter's header, the probed block, and the
     // blocks of the chunk's min and max (the check for a corrupt bitset), each read exactly.
-    assertEquals((again.filtersReadInBlocks, again.footersRead), (1, 1))
+    assertEquals((again.reads.filtersReadInBlocks, again.reads.footersRead), (1, 1))
     val minimum = footerBytes + header + 32
-    assert(again.planningBytesRead <= minimum * 3 / 2, s"${again.planningBytesRead} against a minimum of $minimum")
-    assert(again.planningBytesRead >= minimum, again)
+    assert(again.reads.planningBytesRead <= minimum * 3 / 2, s"${again.reads.planningBytesRead} against a minimum of $minimum")
+    assert(again.reads.planningBytesRead >= minimum, again)
     // The first file read 1 KiB of its end, then the footer it found longer.
-    assert(first.planningBytesRead - again.planningBytesRead <= 1024, (first, again))
+    assert(first.reads.planningBytesRead - again.reads.planningBytesRead <= 1024, (first, again))
   }
 
   test("where requests go unnoticed, the fewest bytes within a file's open of the fastest way; elsewhere the fastest") {
@@ -195,10 +195,10 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val (asWhole, inBlocks) = (pruned(FilterReads.Whole), pruned(FilterReads.Blocks))
     assertEquals(inBlocks.verdicts, asWhole.verdicts)
     assert(inBlocks.keep(0), "row group 0 holds key 2")
-    assertEquals(inBlocks.filtersReadInBlocks, 0)
+    assertEquals(inBlocks.reads.filtersReadInBlocks, 0)
     // The header and blocks first, then the whole filter: at least the whole read's bytes and two reads.
-    assert(inBlocks.planningBytesRead - asWhole.planningBytesRead > 0, (inBlocks, asWhole))
-    assert(inBlocks.planningBytesRead >= length && inBlocks.filterReads >= asWhole.filterReads + 1, (inBlocks, asWhole))
+    assert(inBlocks.reads.planningBytesRead - asWhole.reads.planningBytesRead > 0, (inBlocks, asWhole))
+    assert(inBlocks.reads.planningBytesRead >= length && inBlocks.reads.filterReads >= asWhole.reads.filterReads + 1, (inBlocks, asWhole))
   }
 
   test("blocks never replace a whole answer another query stored: a filter found broken stays broken") {
@@ -329,8 +329,9 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(together.failure, None)
     assertEquals(together.verdicts, oneByOne.verdicts)
     // Gaps of a vectored read are not read to save a request (its ranges share rounds): fewer bytes.
-    assert(together.filterBytesRead <= oneByOne.filterBytesRead, (together, oneByOne))
-    assert(together.filtersReadInBlocks > 1 && together.verdicts.contains(io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter),
+    assert(together.reads.filterBytesRead <= oneByOne.reads.filterBytesRead, (together, oneByOne))
+    assert(
+      together.reads.filtersReadInBlocks > 1 && together.verdicts.contains(io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter),
       together)
   }
 }

@@ -2,7 +2,8 @@ package io.bloomparquet.spark
 
 import java.nio.file.{Files, StandardOpenOption}
 
-import io.bloomparquet.planning.{FileVersion, JudgedVersion}
+import io.bloomparquet.planning.{FileOutcome, FileReads, FileVersion, JudgedVersion}
+import io.bloomparquet.pruning.RowGroupVerdict
 import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 
@@ -27,13 +28,13 @@ class KeptRowGroupsSuite extends munit.FunSuite {
   }
 
   test("only files planning cut, read whole or not at all, carry no row groups") {
-    val file = io.bloomparquet.planning.FileOutcome(spans, IndexedSeq.fill(4)(io.bloomparquet.pruning.RowGroupVerdict.Keep),
-      0, 1, 0, None)
+    val file = FileOutcome(spans, IndexedSeq.fill(4)(RowGroupVerdict.Keep), brokenFilters = 0, rowGroupsUnprobed = 0,
+      version = FileVersion.NotOffered, failure = None, reads = FileReads.footerOnly(1), readByJob = false)
     assertEquals(KeptRowGroups.of(file, 500, 0), None)
-    val pruned = file.copy(verdicts = IndexedSeq.fill(4)(io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter))
+    val pruned = file.copy(verdicts = IndexedSeq.fill(4)(RowGroupVerdict.PrunedByBloomFilter))
     assertEquals(KeptRowGroups.of(pruned, 500, 0), None)
     assertEquals(KeptRowGroups.of(file.copy(failure = Some("unreadable")), 500, 0), None)
-    val cut = file.copy(verdicts = file.verdicts.updated(2, io.bloomparquet.pruning.RowGroupVerdict.PrunedByBloomFilter))
+    val cut = file.copy(verdicts = file.verdicts.updated(2, RowGroupVerdict.PrunedByBloomFilter))
     assertEquals(KeptRowGroups.of(cut, 500, 0).map(_.keep), Some(IndexedSeq(true, true, false, true)))
   }
 
