@@ -2,7 +2,7 @@ package io.bloomparquet.planning
 
 import java.io.IOException
 
-import io.bloomparquet.pruning.{CompiledPredicate, DictionaryHashes, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.{ChunkAt, CompiledPredicate, DictionaryHashes, RowGroupPruner, RowGroupVerdict}
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.CodecFactory
 import org.apache.parquet.hadoop.metadata.BlockMetaData
@@ -22,16 +22,16 @@ object DictionaryPruning {
 
   private val empty = DictionaryHashes.of(Array.emptyLongArray)
 
-  /** The (row group, chunk) dictionaries that could prune a kept row group. */
+  /** The chunks whose dictionaries could prune a kept row group. */
   def wanted(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], verdicts: IndexedSeq[RowGroupVerdict],
-      filters: RowGroupPruner.FilterLookup): Seq[(Int, Int)] = {
+      filters: RowGroupPruner.FilterLookup): Seq[ChunkAt] = {
     val chunks = RowGroupPruner.probedChunks(compiled)
     if (chunks.isEmpty) return Nil
     blocks.indices.filter(verdicts(_) == RowGroupVerdict.Keep).flatMap { rg =>
       val readable = chunks.filter(c => filters(rg, c).isEmpty && ChunkDictionary.readable(blocks(rg).getColumns.get(c)))
       val emptied: RowGroupPruner.FilterLookup = (r, c) => if (readable.contains(c)) Some(empty) else filters(r, c)
       if (readable.nonEmpty && RowGroupPruner.verdict(compiled, blocks(rg), rg, emptied) != RowGroupVerdict.Keep)
-        readable.map(rg -> _)
+        readable.map(ChunkAt(rg, _))
       else Nil
     }
   }
@@ -41,29 +41,29 @@ object DictionaryPruning {
    * `cachedOnly` and some are missing (nothing is read then). An I/O error costs this query only.
    */
   def judge(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
-      verdicts: IndexedSeq[RowGroupVerdict], filters: RowGroupPruner.FilterLookup, wanted: Seq[(Int, Int)],
+      verdicts: IndexedSeq[RowGroupVerdict], filters: RowGroupPruner.FilterLookup, wanted: Seq[ChunkAt],
       in: => SeekableInputStream, conf: Configuration, cachedOnly: Boolean): Option[Judged] = {
-    val missing = wanted.filter { case (rg, c) => index.dictionary(rg, c).isEmpty }
-      .sortBy { case (rg, c) => blocks(rg).getColumns.get(c).getStartingPos }
+    val missing = wanted.filter { case ChunkAt(rg, c) => index.dictionary(rg, c).isEmpty }
+      .sortBy { case ChunkAt(rg, c) => blocks(rg).getColumns.get(c).getStartingPos }
     if (cachedOnly && missing.nonEmpty) return None
     val schema = index.footer.getFileMetaData.getSchema
-    val read = if (missing.isEmpty) Map.empty[(Int, Int), ChunkDictionary]
+    val read = if (missing.isEmpty) Map.empty[ChunkAt, ChunkDictionary]
     else {
       val codecs = new CodecFactory(conf, 0)
-      try missing.map { case (rg, c) =>
+      try missing.map { case at @ ChunkAt(rg, c) =>
           val chunk = blocks(rg).getColumns.get(c)
           val column = schema.getColumnDescription(chunk.getPath.toArray)
-          (rg, c) ->
+          at ->
             (try ChunkDictionary.read(in, chunk, column, codecs)
             catch { case e: IOException => ChunkDictionary.Unusable(e.toString, 0) })
         }.toMap
       finally codecs.release()
     }
     // An I/O error (nothing read) is not kept: the next query reads that dictionary again.
-    read.foreach { case ((rg, c), d) => if (d.bytesRead > 0) index.addDictionary(rg, c, d) }
+    read.foreach { case (ChunkAt(rg, c), d) => if (d.bytesRead > 0) index.addDictionary(rg, c, d) }
     val held: RowGroupPruner.FilterLookup = (rg, c) =>
       filters(rg, c).orElse(index.dictionary(rg, c).collect { case ChunkDictionary.Values(hashes, _) => hashes })
-    val judgedRowGroups = wanted.map(_._1).toSet
+    val judgedRowGroups = wanted.map(_.rowGroup).toSet
     val after = verdicts.indices.map { rg =>
       if (!judgedRowGroups(rg)) verdicts(rg)
       else if (RowGroupPruner.verdict(compiled, blocks(rg), rg, held) == RowGroupVerdict.Keep) RowGroupVerdict.Keep

@@ -6,8 +6,9 @@ import scala.util.control.NonFatal
 import io.bloomparquet.options.{BloomReadOptions, FilterReads, ReadCostSettings, ReadSettings}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
-import io.bloomparquet.pruning.{BloomPredicate, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.{BloomPredicate, ChunkAt, CompiledPredicate, ImpossibleFilter, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound}
+import io.bloomparquet.sbbf.BloomFilterReader.FilterAt
 import io.bloomparquet.tail.{FilterLengths, FooterTail}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
@@ -186,7 +187,7 @@ object FilePruner {
       (chunk, c) <- block.getColumns.asScala.zipWithIndex
       if chunk.getBloomFilterOffset >= tail.stream.start && index.filter(rg, c).isEmpty &&
         index.filterLength(rg, c).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
-    } yield (rg, c)
+    } yield ChunkAt(rg, c)
     if (inTail.nonEmpty) readMissing(index, blocks, Wanted(inTail, skip = false, inTail, _ => Nil), tail.stream,
       key.length, ReadCost.forPath(key.path, ReadCostSettings()), Some(tail.stream.start), FilterReads.Whole)
   }
@@ -201,8 +202,7 @@ object FilePruner {
    * only blocks of that miss a probed hash, and the hashes each is probed with
    * (its leaves' values, and its chunk's min and max for [[ImpossibleFilter]]).
    */
-  private final case class Wanted(all: Seq[(Int, Int)], skip: Boolean, missing: IndexedSeq[(Int, Int)],
-      hashes: ((Int, Int)) => Seq[Long])
+  private final case class Wanted(all: Seq[ChunkAt], skip: Boolean, missing: IndexedSeq[ChunkAt], hashes: ChunkAt => Seq[Long])
 
   private def filtersWanted(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       gate: ProbeGate): Wanted = {
@@ -210,7 +210,7 @@ object FilePruner {
     val skip = gate.stopped && all.nonEmpty && !ProbePayoff.mayPayOff(ProbeEvidence.footerBound(compiled, blocks, all, index.filterLength))
     // Only asked of filters not held whole: a cached whole filter costs no hashing.
     val byChunk = new java.util.concurrent.ConcurrentHashMap[Int, Array[Long]]()
-    val hashes: ((Int, Int)) => Seq[Long] = { case (rg, c) =>
+    val hashes: ChunkAt => Seq[Long] = { case ChunkAt(rg, c) =>
       val chunk = blocks(rg).getColumns.get(c)
       val own = try ImpossibleFilter.hashes(chunk.getPrimitiveType, chunk.getStatistics)
       catch { case NonFatal(_) => Nil }
@@ -218,10 +218,10 @@ object FilePruner {
     }
     val missing =
       if (skip) IndexedSeq.empty
-      else all.filter { case (rg, c) =>
+      else all.filter { case at @ ChunkAt(rg, c) =>
         index.filter(rg, c) match {
           case None => true
-          case Some(FilterFound.Blocks(held, _)) => held.missing(hashes((rg, c))).nonEmpty
+          case Some(FilterFound.Blocks(held, _)) => held.missing(hashes(at)).nonEmpty
           case Some(_) => false
         }
       }.toIndexedSeq
@@ -233,7 +233,7 @@ object FilePruner {
    * errors, which count for this query only (the index, maybe shared through the
    * cache, keeps real answers). `byBlocks`: the filters were read in blocks.
    */
-  private final case class Fetched(requests: IndexedSeq[(Long, Int)], failed: Map[(Int, Int), FilterFound],
+  private final case class Fetched(requests: IndexedSeq[FilterAt], failed: Map[ChunkAt, FilterFound],
       bytesRead: Long, added: Int, byBlocks: Boolean = false, reads: Int = 0, inBlocks: Int = 0, fetchedBytes: Long = 0)
 
   /**
@@ -247,18 +247,18 @@ object FilePruner {
       reads: FilterReads): Fetched = {
     val missing = wanted.missing
     if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
-    val chunks = missing.map { case (rg, c) => blocks(rg).getColumns.get(c) }
-    val requests = missing.zip(chunks).map { case ((rg, c), chunk) =>
-      (chunk.getBloomFilterOffset, index.filterLength(rg, c).getOrElse(BloomFilterReader.UnknownLength))
+    val chunks = missing.map { case ChunkAt(rg, c) => blocks(rg).getColumns.get(c) }
+    val requests = missing.zip(chunks).map { case (ChunkAt(rg, c), chunk) =>
+      FilterAt(chunk.getBloomFilterOffset, index.filterLength(rg, c).getOrElse(BloomFilterReader.UnknownLength))
     }
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val kernel = SbbfKernels.get()
     val blockRequests = missing.indices.collect {
-      case i if ciphers(i).isEmpty && BloomFilterReader.blockLayout(requests(i)._2).isDefined =>
-        val (offset, length) = requests(i)
+      case i if ciphers(i).isEmpty && BloomFilterReader.blockLayout(requests(i).length).isDefined =>
+        val FilterAt(offset, length) = requests(i)
         val numBlocks = BloomFilterReader.blockLayout(length).get._2
         val probe = FilterBlocks.empty(numBlocks, kernel)
-        val held = index.filter(missing(i)._1, missing(i)._2) match {
+        val held = index.filter(missing(i).rowGroup, missing(i).column) match {
           case Some(FilterFound.Blocks(b, _)) if b.numBlocks == numBlocks => b
           case _ => probe
         }
@@ -285,8 +285,8 @@ object FilePruner {
     val way = cost.cheapest(ways)(_.seconds, _.bytes)
     val byBlocks = way.gap.isDefined
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
-    val (sized, allUnsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i)._2 > 0)
-    val unsized = allUnsized.filter(i => leavesMemory(requests(i)._1, inMemoryFrom)) // the rest lie in the tail
+    val (sized, allUnsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i).length > 0)
+    val unsized = allUnsized.filter(i => leavesMemory(requests(i).offset, inMemoryFrom)) // the rest lie in the tail
     val sizedReads = BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end))
     val issued = (if (byBlocks) fetchedReads(way.ranges, inMemoryFrom) else 0) + fetchedReads(sizedReads, inMemoryFrom) +
       unsized.size
@@ -304,9 +304,9 @@ object FilePruner {
           .foreach { case (read, i) => out(i) = read }
         (out.toIndexedSeq, (fellBack.size, fellBack.values.sum))
       }
-    val failed = missing.zip(found).collect { case (rgc, read @ FilterFound.Broken(_, _, true)) => rgc -> read }.toMap
-    missing.zip(chunks).zip(found).foreach { case (((rg, c), chunk), read) =>
-      if (!failed.contains((rg, c))) {
+    val failed = missing.zip(found).collect { case (at, read @ FilterFound.Broken(_, _, true)) => at -> read }.toMap
+    missing.zip(chunks).zip(found).foreach { case ((at @ ChunkAt(rg, c), chunk), read) =>
+      if (!failed.contains(at)) {
         index.addFilter(rg, c, read)
         // Judged on all the blocks held now: a later query's blocks may show what this one's did not.
         index.filter(rg, c).foreach(held => if (plausible(chunk, held) ne held) index.addFilter(rg, c, plausible(chunk, held)))
@@ -348,9 +348,9 @@ object FilePruner {
 
   private def decide(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       wanted: Wanted, fetched: Fetched, gate: ProbeGate): Decided = {
-    def read(rg: Int, c: Int): Option[FilterFound] = index.filter(rg, c).orElse(fetched.failed.get((rg, c)))
+    def read(rg: Int, c: Int): Option[FilterFound] = index.filter(rg, c).orElse(fetched.failed.get(ChunkAt(rg, c)))
     val broken =
-      if (wanted.skip) 0 else wanted.all.count { case (rg, c) => read(rg, c).exists(_.isInstanceOf[FilterFound.Broken]) }
+      if (wanted.skip) 0 else wanted.all.count { case ChunkAt(rg, c) => read(rg, c).exists(_.isInstanceOf[FilterFound.Broken]) }
     val lookup: RowGroupPruner.FilterLookup = (rg, c) =>
       read(rg, c) match {
         case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
@@ -358,7 +358,7 @@ object FilePruner {
         case _ => None
       }
     val verdicts = RowGroupPruner.decide(compiled, blocks, lookup)
-    val unprobed = if (wanted.skip) wanted.all.map(_._1).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
+    val unprobed = if (wanted.skip) wanted.all.map(_.rowGroup).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
     if (gate.tracking && !wanted.skip && !gate.stopped) {
       gate.observe(ProbeEvidence.tally(compiled, blocks, wanted.all, verdicts,
           (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
@@ -367,8 +367,8 @@ object FilePruner {
   }
 
   /** Where the footer and the in-file filters among `requests` start: what a tail read must reach. */
-  private def firstByte(footerStart: Long, requests: Seq[(Long, Int)]): Long =
-    requests.iterator.map(_._1).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
+  private def firstByte(footerStart: Long, requests: Seq[FilterAt]): Long =
+    requests.iterator.map(_.offset).filter(o => o >= 0 && o < footerStart).foldLeft(footerStart)(math.min)
 
   /** A loaded filter (or blocks of one) that excludes its chunk's own min or max is broken (corrupt bitset). */
   private def plausible(chunk: ColumnChunkMetaData, read: FilterFound): FilterFound = read match {

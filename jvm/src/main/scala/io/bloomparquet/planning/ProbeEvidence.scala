@@ -1,7 +1,7 @@
 package io.bloomparquet.planning
 
 import io.bloomparquet.pruning.CompiledPredicate.Leaf
-import io.bloomparquet.pruning.{CompiledPredicate, ProbePayoff, RowGroupPruner, RowGroupVerdict}
+import io.bloomparquet.pruning.{ChunkAt, CompiledPredicate, ProbePayoff, RowGroupPruner, RowGroupVerdict}
 import org.apache.parquet.hadoop.metadata.BlockMetaData
 
 /**
@@ -25,20 +25,20 @@ object ProbeEvidence {
    * the filter and row group bytes at stake; `filter`: a chunk's filter rate and bytes, if known.
    * Row groups with no known filter (missing, broken) are left out: they say nothing of the others.
    */
-  def tally(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[(Int, Int)],
+  def tally(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[ChunkAt],
       verdicts: IndexedSeq[RowGroupVerdict], filter: (Int, Int) => Option[(Double, Long)]): ProbePayoff.Tally =
-    wanted.groupBy(_._1).foldLeft(ProbePayoff.Tally()) {
-      case (sum, (rg, chunks)) if chunks.forall { case (_, c) => filter(rg, c).isEmpty } => sum
+    wanted.groupBy(_.rowGroup).foldLeft(ProbePayoff.Tally()) {
+      case (sum, (rg, chunks)) if chunks.forall(c => filter(rg, c.column).isEmpty) => sum
       case (sum, (rg, chunks)) =>
         val block = blocks(rg)
         val chance = ProbePayoff.rowGroupChance(compiled, leaf => leafChance(leaf, block, filter(rg, leaf.chunk).map(_._1)))
-        val filterBytes = chunks.flatMap { case (_, c) => filter(rg, c).map(_._2) }.sum
+        val filterBytes = chunks.flatMap(c => filter(rg, c.column).map(_._2)).sum
         sum + ProbePayoff.rowGroup(chance, verdicts(rg) == RowGroupVerdict.PrunedByBloomFilter, filterBytes,
           block.getCompressedSize)
     }
 
   /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
-  def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[(Int, Int)],
+  def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[ChunkAt],
       filterLength: (Int, Int) => Option[Int]): ProbePayoff.Tally =
     tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep),
       (rg, c) => {

@@ -39,8 +39,8 @@ object RowGroupPruner {
 
   private val noFilters: FilterLookup = (_, _) => None
 
-  /** The (row group, chunk) filters that could change a decision: leaves whose stats leave candidates. */
-  def filtersWanted(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData]): Seq[(Int, Int)] = {
+  /** The chunks whose filters could change a decision: leaves whose stats leave candidates. */
+  def filtersWanted(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData]): Seq[ChunkAt] = {
     val leaves = collectLeaves(p)
     for {
       rg <- blocks.indices
@@ -49,7 +49,7 @@ object RowGroupPruner {
       leaf <- leaves
       if leaf.useFilter && blocks(rg).getColumns.get(leaf.chunk).getBloomFilterOffset != BloomFilterReader.NoOffset &&
         stats(leaf).forall(_.nonEmpty)
-    } yield (rg, leaf.chunk)
+    } yield ChunkAt(rg, leaf.chunk)
   }.distinct
 
   /** The hashes the filter of chunk `chunk` is probed with, in any row group: its leaves' values. */

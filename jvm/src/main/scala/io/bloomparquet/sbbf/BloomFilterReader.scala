@@ -104,6 +104,9 @@ object BloomFilterReader {
   /** A coalesced read grows no further than this (a single filter may reach `MaxLength`). */
   val MaxCoalescedBytes: Long = SplitBlockBloomFilter.MaxBytes
 
+  /** A filter to read: its `bloom_filter_offset` and `bloom_filter_length` ([[UnknownLength]] where the footer has none). */
+  final case class FilterAt(offset: Long, length: Int)
+
   /** One read: the file range `[start, end)` and the requests (indices) it serves. */
   final case class Group(start: Long, end: Long, members: Vector[Int])
 
@@ -112,9 +115,9 @@ object BloomFilterReader {
    * read when it starts within [[CoalesceGapBytes]] of its end and the read stays
    * within [[MaxCoalescedBytes]]. So no read exceeds max(MaxCoalescedBytes, MaxLength).
    */
-  def coalesce(requests: IndexedSeq[(Long, Int)], indices: Seq[Int]): List[Group] =
-    indices.sortBy(i => requests(i)._1).foldLeft(List.empty[Group]) { (groups, i) =>
-      val (o, l) = requests(i)
+  def coalesce(requests: IndexedSeq[FilterAt], indices: Seq[Int]): List[Group] =
+    indices.sortBy(i => requests(i).offset).foldLeft(List.empty[Group]) { (groups, i) =>
+      val FilterAt(o, l) = requests(i)
       groups match {
         case g :: rest if o <= g.end + CoalesceGapBytes && math.max(g.end, o + l) - g.start <= MaxCoalescedBytes =>
           g.copy(end = math.max(g.end, o + l), members = g.members :+ i) :: rest
@@ -130,18 +133,18 @@ object BloomFilterReader {
    * with a cipher (encrypted column) is decrypted ([[FilterCipher]]); one without
    * a usable `bloom_filter_length` is not read (parquet-java always writes it).
    */
-  def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[(Long, Int)],
+  def readMany(in: SeekableInputStream, fileLength: Long, requests: IndexedSeq[FilterAt],
       kernel: SbbfKernel, ciphers: Int => Option[FilterCipher] = _ => None): IndexedSeq[FilterFound.Whole] = {
     val out = new Array[FilterFound.Whole](requests.size)
     val (sized, unsized) = requests.indices.partition { i =>
-      val (offset, length) = requests(i)
+      val FilterAt(offset, length) = requests(i)
       offset >= 0 && offset < fileLength && rangeProblem(fileLength, offset, length).isEmpty
     }
     unsized.foreach { i =>
       out(i) =
-        if (requests(i)._1 >= 0 && ciphers(i).isDefined)
-          FilterFound.Broken(s"encrypted filter with bloom_filter_length ${requests(i)._2} is not read", 0)
-        else read(in, fileLength, requests(i)._1, requests(i)._2, kernel)
+        if (requests(i).offset >= 0 && ciphers(i).isDefined)
+          FilterFound.Broken(s"encrypted filter with bloom_filter_length ${requests(i).length} is not read", 0)
+        else read(in, fileLength, requests(i).offset, requests(i).length, kernel)
     }
     coalesce(requests, sized).foreach { case Group(start, end, members) =>
       val buf = new Array[Byte]((end - start).toInt)
@@ -149,7 +152,7 @@ object BloomFilterReader {
         try { readFully(in, start, buf); None }
         catch { case e: IOException => Some(s"read failed: $e") }
       members.zipWithIndex.foreach { case (i, n) =>
-        val (o, l) = requests(i)
+        val FilterAt(o, l) = requests(i)
         // Count the bytes of one coalesced read once, on its first filter.
         val bytes = if (n == 0) buf.length.toLong else 0L
         out(i) = readError match {

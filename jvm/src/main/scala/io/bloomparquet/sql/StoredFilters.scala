@@ -41,7 +41,8 @@ object StoredFilters {
     else {
       val in = HadoopInputFile.fromStatus(status, conf).newStream()
       try BloomFilterReader.readMany(in, status.getLen,
-          plain.map { case (_, _, _, o, l, _) => (o, l.getOrElse(BloomFilterReader.UnknownLength)) }, SbbfKernels.get())
+          plain.map { case (_, _, _, o, l, _) => BloomFilterReader.FilterAt(o, l.getOrElse(BloomFilterReader.UnknownLength)) },
+          SbbfKernels.get())
       finally in.close()
     }
     val sealedRead = FilterFound.Broken("encrypted column (Parquet modular encryption): its filter is not decrypted here", 0)

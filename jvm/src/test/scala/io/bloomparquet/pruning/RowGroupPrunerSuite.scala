@@ -45,14 +45,14 @@ class RowGroupPrunerSuite extends munit.FunSuite {
     Using.resources(ParquetFileReader.open(input), input.newStream()) { (reader, in) =>
       val blocks = reader.getFooter.getBlocks.asScala.toIndexedSeq
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = false)
-      val filters = RowGroupPruner.filtersWanted(compiled, blocks).map { case (rg, c) =>
-        (rg, c) ->
+      val filters = RowGroupPruner.filtersWanted(compiled, blocks).map { case at @ ChunkAt(rg, c) =>
+        at ->
           (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
             case FilterFound.Loaded(f, _) => Some(f)
             case _ => None
           })
       }.toMap
-      val verdicts = RowGroupPruner.decide(compiled, blocks, (rg, c) => filters.getOrElse((rg, c), None))
+      val verdicts = RowGroupPruner.decide(compiled, blocks, (rg, c) => filters.getOrElse(ChunkAt(rg, c), None))
       var row = 0
       val keys = blocks.map { b =>
         val ks = (row until row + b.getRowCount.toInt).map(r => key(r)).toSet; row += b.getRowCount.toInt; ks

@@ -106,7 +106,7 @@ class BloomFilterReaderSuite extends munit.FunSuite {
     val good = encode(header(96), sample.toBytes)
     withStream(dir, prefix ++ good) { (in, len) =>
       val requests = IndexedSeq((10L, Int.MaxValue), (10L, good.length), (10L, -7), (10L, good.length + 1),
-        (len + 5, 100), (10L, 0), (-1L, -1))
+        (len + 5, 100), (10L, 0), (-1L, -1)).map((BloomFilterReader.FilterAt.apply _).tupled)
       val reads = BloomFilterReader.readMany(in, len, requests, SbbfKernels.get())
       assertEquals(reads(1), FilterFound.Loaded(sample, good.length.toLong))
       assertEquals(reads.last, FilterFound.Absent)
@@ -117,15 +117,16 @@ class BloomFilterReaderSuite extends munit.FunSuite {
   test("coalescing never builds a read beyond its bound") {
     val MiB = 1 << 20
     // 300 filters 1 MiB apart (each within the gap of the last), then one of the largest stated length.
-    val requests = (0 until 300).map(i => (i.toLong * MiB, 1024)) :+
-      (400L * MiB, SplitBlockBloomFilter.MaxBytes + BloomFilterReader.MaxHeaderBytes)
+    val requests = (0 until 300).map(i => BloomFilterReader.FilterAt(i.toLong * MiB, 1024)) :+
+      BloomFilterReader.FilterAt(400L * MiB, SplitBlockBloomFilter.MaxBytes + BloomFilterReader.MaxHeaderBytes)
     val groups = BloomFilterReader.coalesce(requests, requests.indices)
     assertEquals(groups.flatMap(_.members).sorted, requests.indices.toList)
     assert(groups.size > 2, "300 MiB of filters cannot be one read")
     groups.init.foreach(g => assert(g.end - g.start <= BloomFilterReader.MaxCoalescedBytes, g.toString.take(80)))
     assertEquals(groups.last.members, Vector(300))
     // Neighbours within the gap share one read.
-    assertEquals(BloomFilterReader.coalesce(IndexedSeq((0L, 100), (500L, 100), (300L, 50)), Seq(0, 1, 2)),
+    assertEquals(BloomFilterReader.coalesce(IndexedSeq((0L, 100), (500L, 100), (300L, 50)).map((BloomFilterReader.FilterAt.apply _).tupled),
+        Seq(0, 1, 2)),
       List(BloomFilterReader.Group(0, 600, Vector(0, 2, 1))))
   }
 
