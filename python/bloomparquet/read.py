@@ -63,9 +63,10 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
     (``df.executionInfo``); ``tasks`` is then known for ``bloomparquet`` scans only.
     Pruning done in a stage that adaptive execution ran and then dropped from the
     final plan (a join side that read nothing) counts in the ``bloom*`` counters
-    of a classic session; Spark's own figures are those of the final plan. Spark
-    Connect sends the final plan's metrics only: such a side's counts are missing
-    there (the server's Spark UI shows them, in the stage that ran).
+    of a classic session; Spark's own figures are those of the final plan and
+    its subqueries. Spark Connect sends the final plan's metrics only: such a
+    side's counts are missing there (the server's Spark UI shows them, in the
+    stage that ran).
 
     Parameters
     ----------

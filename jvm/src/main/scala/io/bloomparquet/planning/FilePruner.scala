@@ -234,7 +234,10 @@ object FilePruner {
    * cache, keeps real answers). `byBlocks`: the filters were read in blocks.
    */
   private final case class Fetched(requests: IndexedSeq[FilterAt], failed: Map[ChunkAt, FilterFound],
-      bytesRead: Long, added: Int, byBlocks: Boolean = false, reads: Int = 0, inBlocks: Int = 0, fetchedBytes: Long = 0)
+      bytesRead: Long, added: Int, byBlocks: Boolean, reads: Int, inBlocks: Int, fetchedBytes: Long)
+
+  private val fetchedNothing = Fetched(IndexedSeq.empty, Map.empty, bytesRead = 0, added = 0, byBlocks = false,
+    reads = 0, inBlocks = 0, fetchedBytes = 0)
 
   /**
    * Reads the missing filters whole, or (where `cost` says it takes less time) the blocks their
@@ -246,7 +249,7 @@ object FilePruner {
       in: => SeekableInputStream, fileLength: Long, cost: ReadCost, inMemoryFrom: Option[Long],
       reads: FilterReads): Fetched = {
     val missing = wanted.missing
-    if (missing.isEmpty) return Fetched(IndexedSeq.empty, Map.empty, 0, 0)
+    if (missing.isEmpty) return fetchedNothing
     val chunks = missing.map { case ChunkAt(rg, c) => blocks(rg).getColumns.get(c) }
     val requests = missing.zip(chunks).map { case (ChunkAt(rg, c), chunk) =>
       FilterAt(chunk.getBloomFilterOffset, index.filterLength(rg, c).getOrElse(BloomFilterReader.UnknownLength))
@@ -315,8 +318,8 @@ object FilePruner {
     val readInBlocks = found.count(_.isInstanceOf[FilterFound.Blocks])
     // Filters of unknown length are read apart, header first: their bytes as read.
     val unsizedBytes = unsized.map(i => found(i).bytesRead).sum
-    Fetched(requests, failed, found.map(_.bytesRead).sum, missing.size - failed.size, byBlocks, issued + wholeAfter._1,
-      readInBlocks, issuedBytes + unsizedBytes + wholeAfter._2)
+    Fetched(requests, failed, bytesRead = found.map(_.bytesRead).sum, added = missing.size - failed.size, byBlocks = byBlocks,
+      reads = issued + wholeAfter._1, inBlocks = readInBlocks, fetchedBytes = issuedBytes + unsizedBytes + wholeAfter._2)
   }
 
   /** A way to read a file's missing filters: blocks with gaps up to `gap` read (None: whole), its reads, time and bytes. */
