@@ -1,7 +1,8 @@
 """TPC-DS queries, run through the opt-in (``spark.bloomparquet.parquet.enabled``) and through
 Spark's own ``parquet`` scan over the same files (the fact tables written by our writer with filters
 on their keys): the opt-in's scans decode at most the rows Spark's decode, summed over the query's
-scans (its subqueries' included, each scan once), and both return the rows of Spark's ``parquet`` with its filter pushdown off.
+scans (its subqueries' included, each scan once), and both return the rows of Spark's ``parquet``
+with its filter pushdown off.
 
 bench/tpcds.py runs it (``--check``) in a session of its own, with an 8 GB driver.
 TPC-DS data at scale 0.01 (tpcgen-cli, of the bench extra), each table one row group, so what this
