@@ -4,7 +4,7 @@ import java.io.ByteArrayInputStream
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.pruning.{DictionaryEncoded, DictionaryHashes, ImpossibleFilter}
+import io.bloomparquet.pruning.{ByteRange, DictionaryEncoded, DictionaryHashes, ImpossibleFilter}
 import io.bloomparquet.sbbf.ParquetHash
 import org.apache.parquet.bytes.BytesInput
 import org.apache.parquet.column.page.DictionaryPage
@@ -35,7 +35,7 @@ object ChunkDictionary {
   /** Whether the dictionary of `chunk` holds every value of its rows and lies where planning reads it. */
   def readable(chunk: ColumnChunkMetaData): Boolean =
     ParquetHash.hasBloomHash(chunk.getPrimitiveType.getPrimitiveTypeName) && DictionaryEncoded.allPages(chunk) &&
-      DictionaryEncoded.pageRange(chunk).exists(_._2 <= MaxPageBytes)
+      DictionaryEncoded.pageRange(chunk).exists(_.length <= MaxPageBytes)
 
   /**
    * Reads the dictionary page of `chunk` (one read of the bytes before its first data page) with
@@ -47,7 +47,7 @@ object ChunkDictionary {
       codecs: CompressionCodecFactory): ChunkDictionary = {
     val range = DictionaryEncoded.pageRange(chunk)
     if (range.isEmpty) return Unusable("no dictionary page before the data pages", 0)
-    val (offset, length) = range.get
+    val ByteRange(offset, length) = range.get
     val bytes = new Array[Byte](length.toInt)
     in.seek(offset)
     in.readFully(bytes)

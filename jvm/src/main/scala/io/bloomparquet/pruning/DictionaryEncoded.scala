@@ -25,9 +25,9 @@ object DictionaryEncoded {
     }
   }
 
-  /** Where the chunk's dictionary page lies, (offset, bytes), when the footer places it before the data pages. */
-  def pageRange(chunk: ColumnChunkMetaData): Option[(Long, Long)] = {
+  /** Where the chunk's dictionary page lies, when the footer places it before the data pages. */
+  def pageRange(chunk: ColumnChunkMetaData): Option[ByteRange] = {
     val (dictionary, data) = (chunk.getDictionaryPageOffset, chunk.getFirstDataPageOffset)
-    if (dictionary > 0 && dictionary < data) Some((dictionary, data - dictionary)) else None
+    if (dictionary > 0 && dictionary < data) Some(ByteRange(dictionary, data - dictionary)) else None
   }
 }

@@ -17,8 +17,8 @@ object SplitPlanner {
     def midpoint: Long = start + compressedSize / 2
   }
 
-  /** The ranges `(start, length)` to read, and how many pruned row groups they read to bridge gaps. */
-  final case class Plan(ranges: Seq[(Long, Long)], rowGroupsBridged: Int)
+  /** The ranges to read, and how many pruned row groups they read to bridge gaps. */
+  final case class Plan(ranges: Seq[ByteRange], rowGroupsBridged: Int)
 
   /**
    * Ranges inside the split `[splitStart, splitStart + splitLength)` covering the
@@ -35,8 +35,8 @@ object SplitPlanner {
     }
     val read = bridge(owned.map(k => keep(order(k))), owned.map(k => spans(order(k)).compressedSize), gapBytes)
     val bridged = owned.indices.count(i => read(i) && !keep(order(owned(i))))
-    if (read.forall(identity)) return Plan(if (owned.isEmpty) Nil else Seq((splitStart, splitLength)), bridged)
-    val out = Seq.newBuilder[(Long, Long)]
+    if (read.forall(identity)) return Plan(if (owned.isEmpty) Nil else Seq(ByteRange(splitStart, splitLength)), bridged)
+    val out = Seq.newBuilder[ByteRange]
     var i = 0
     while (i < owned.size) {
       if (!read(i)) i += 1
@@ -50,7 +50,7 @@ object SplitPlanner {
         val hi = if (last + 1 < order.size) spans(order(last + 1)).midpoint else Long.MaxValue
         val start = math.max(lo, splitStart)
         val end = math.min(hi, splitEnd)
-        out += ((start, end - start))
+        out += ByteRange(start, end - start)
         i = j + 1
       }
     }

@@ -14,6 +14,11 @@ final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts,
  */
 final case class JudgedFile(judged: JudgedVersion, firstStart: Long)
 
+/** One of Spark's splits of `file` and the splits pruning made of it (itself, when it kept it as it was). */
+final case class CutSplit(split: PartitionedFile, file: FileKey, became: Seq[PartitionedFile]) {
+  def changed: Boolean = became.map(s => (s.start, s.length)) != Seq((split.start, split.length))
+}
+
 /**
  * A partition of a plan-mode scan holding splits planning cut, with those files' [[JudgedFile]]s:
  * its task checks them before it reads ([[VersionCheckingReaderFactory]]). What a task needs
@@ -34,15 +39,11 @@ object JudgedPartition {
 
 object JudgedFile {
 
-  /** The files among `cut` (split, its file, the splits it became) whose splits changed, by path. */
-  def of(cut: Seq[(PartitionedFile, FileKey, Seq[PartitionedFile])],
-      outcomes: Map[FileKey, FileOutcome]): Map[String, JudgedFile] =
-    cut.groupBy(_._2).flatMap { case (key, splits) =>
-      val changed = splits.exists { case (split, _, became) =>
-        became.map(s => (s.start, s.length)) != Seq((split.start, split.length))
-      }
-      val starts = splits.flatMap(_._3.map(_.start))
-      if (!changed || starts.isEmpty) None
+  /** The files among `cut` whose splits changed, by path. */
+  def of(cut: Seq[CutSplit], outcomes: Map[FileKey, FileOutcome]): Map[String, JudgedFile] =
+    cut.groupBy(_.file).flatMap { case (key, splits) =>
+      val starts = splits.flatMap(_.became.map(_.start))
+      if (!splits.exists(_.changed) || starts.isEmpty) None
       else Some(key.path -> JudgedFile(JudgedVersion(key.length, key.modificationTime, outcomes(key).version), starts.min))
     }
 }

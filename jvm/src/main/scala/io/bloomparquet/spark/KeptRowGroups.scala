@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.ListedFileValue
 import io.bloomparquet.planning.{FileOutcome, JudgedVersion}
-import io.bloomparquet.pruning.SplitPlanner
+import io.bloomparquet.pruning.{ByteRange, SplitPlanner}
 import io.bloomparquet.pruning.SplitPlanner.Span
 
 /**
@@ -13,7 +13,7 @@ import io.bloomparquet.pruning.SplitPlanner.Span
 final case class KeptRowGroups(spans: IndexedSeq[Span], keep: IndexedSeq[Boolean], judged: JudgedVersion) {
 
   /** The ranges of the split `[start, start + length)` to read: [[SplitPlanner]]'s, bridging gaps of `gapBytes`. */
-  def ranges(start: Long, length: Long, gapBytes: Long): Seq[(Long, Long)] =
+  def ranges(start: Long, length: Long, gapBytes: Long): Seq[ByteRange] =
     SplitPlanner.plan(spans, keep, start, length, gapBytes).ranges
 }
 

@@ -3,6 +3,7 @@ package io.bloomparquet.spark
 import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.planning.JudgedVersion
+import io.bloomparquet.pruning.ByteRange
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -52,8 +53,8 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val rowGroups: PrunedS
         kept.filter(k => JudgedVersion.now(path, conf.value.value).contains(k.judged)) match {
           case None => read(split)
           case Some(k) => k.ranges(split.start, split.length, gap) match {
-              case Seq((start, length)) if start == split.start && length == split.length => read(split)
-              case ranges => ranges.iterator.flatMap { case (start, length) => read(SparkCompat.withRange(split, start, length)) }
+              case Seq(ByteRange(start, length)) if start == split.start && length == split.length => read(split)
+              case ranges => ranges.iterator.flatMap(r => read(SparkCompat.withRange(split, r.start, r.length)))
             }
         }
       }

@@ -43,11 +43,11 @@ object SplitPruning {
         .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes(predicate, settings)))
     }
     val cut = keyed.zip(plans).map {
-      case ((split, key), None) => (split, key, Seq(split))
+      case ((split, key), None) => CutSplit(split, key, Seq(split))
       case ((split, key), Some(plan)) =>
-        (split, key, plan.ranges.map { case (start, length) => SparkCompat.withRange(split, start, length) })
+        CutSplit(split, key, plan.ranges.map(r => SparkCompat.withRange(split, r.start, r.length)))
     }
-    val kept = cut.flatMap(_._3)
+    val kept = cut.flatMap(_.became)
     val counts = countsOf(counted.map(outcomes), outcomes.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
     PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
   }

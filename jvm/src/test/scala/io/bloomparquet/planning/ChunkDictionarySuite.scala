@@ -4,7 +4,7 @@ import java.nio.file.{Files, Path => NioPath}
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.pruning.DictionaryEncoded
+import io.bloomparquet.pruning.{ByteRange, DictionaryEncoded}
 import io.bloomparquet.sbbf.ParquetHash
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -97,7 +97,7 @@ class ChunkDictionarySuite extends munit.FunSuite {
   test("damaged pages are unusable or hold what the data pages decode to: the dictionary is the data") {
     val path = write("damaged.parquet", CompressionCodecName.SNAPPY)
     val chunk = footer(path).getBlocks.get(0).getColumns.get(0)
-    val (offset, length) = DictionaryEncoded.pageRange(chunk).get
+    val ByteRange(offset, length) = DictionaryEncoded.pageRange(chunk).get
     val original = Files.readAllBytes(path)
     def damaged(at: Long, b: Byte): Array[Byte] = { val c = original.clone(); c(at.toInt) = b; c }
     // The header's first field (the page type) turned into a data page's; the body's last byte flipped.
@@ -137,6 +137,6 @@ class ChunkDictionarySuite extends munit.FunSuite {
     assert(!DictionaryEncoded.allPages(chunk(null, plainDictionary, Encoding.PLAIN, Encoding.RLE)))
     assert(!DictionaryEncoded.allPages(chunk(null, Encoding.RLE_DICTIONARY, Encoding.RLE)))
     // A dictionary page offset of 0 (some writers' "none") or past the data pages is not read.
-    assertEquals(DictionaryEncoded.pageRange(chunk(null, plainDictionary)), Some((4L, 6L)))
+    assertEquals(DictionaryEncoded.pageRange(chunk(null, plainDictionary)), Some(ByteRange(4, 6)))
   }
 }

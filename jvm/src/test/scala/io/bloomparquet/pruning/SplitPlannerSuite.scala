@@ -12,13 +12,13 @@ class SplitPlannerSuite extends munit.FunSuite {
     SplitPlanner.plan(spans, keep, splitStart, splitLength, gapBytes = 0).ranges
 
   /** The row groups parquet-java would read for a range: midpoint inside. */
-  private def selected(range: (Long, Long)): Seq[Int] =
+  private def selected(range: ByteRange): Seq[Int] =
     spans.indices.filter { i =>
-      val m = spans(i).midpoint; m >= range._1 && m < range._1 + range._2
+      val m = spans(i).midpoint; m >= range.start && m < range.start + range.length
     }
 
   test("everything kept: the split itself; nothing kept: no split") {
-    assertEquals(exact(spans, _ => true, 0, 1000), Seq((0L, 1000L)))
+    assertEquals(exact(spans, _ => true, 0, 1000), Seq(ByteRange(0, 1000)))
     assertEquals(exact(spans, _ => false, 0, 1000), Nil)
   }
 
@@ -32,10 +32,10 @@ class SplitPlannerSuite extends munit.FunSuite {
   test("ranges stay inside the original split and only take row groups it owns") {
     // The split [100, 260) owns row groups 1 and 2 (midpoints 154, 254).
     val ranges = exact(spans, _ => true, 100, 160)
-    assertEquals(ranges, Seq((100L, 160L)))
+    assertEquals(ranges, Seq(ByteRange(100, 160)))
     val only2 = exact(spans, Set(2, 3), 100, 160)
     assertEquals(only2.flatMap(selected), Seq(2))
-    assert(only2.forall { case (s, l) => s >= 100 && s + l <= 260 })
+    assert(only2.forall { case ByteRange(s, l) => s >= 100 && s + l <= 260 })
   }
 
   test("exhaustive: every keep pattern over every split selects exactly the kept owned row groups") {

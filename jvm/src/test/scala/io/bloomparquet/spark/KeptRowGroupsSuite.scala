@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import java.nio.file.{Files, StandardOpenOption}
 
 import io.bloomparquet.planning.{FileOutcome, FileReads, FileVersion, JudgedVersion}
-import io.bloomparquet.pruning.RowGroupVerdict
+import io.bloomparquet.pruning.{ByteRange, RowGroupVerdict}
 import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 
@@ -20,11 +20,11 @@ class KeptRowGroupsSuite extends munit.FunSuite {
 
   test("a split is read as the runs of kept row groups it owns, and not at all when it owns none") {
     val k = kept(false, true, false, true)
-    assertEquals(k.ranges(0, 500, gapBytes = 0), Seq((55L, 199L), (255L, 245L)))
+    assertEquals(k.ranges(0, 500, gapBytes = 0), Seq(ByteRange(55, 199), ByteRange(255, 245)))
     assertEquals(k.ranges(0, 150, gapBytes = 0), Nil) // owns row group 0 alone
-    assertEquals(k.ranges(150, 350, gapBytes = 0), Seq((150L, 104L), (255L, 245L)))
+    assertEquals(k.ranges(150, 350, gapBytes = 0), Seq(ByteRange(150, 104), ByteRange(255, 245)))
     // A gap of at most gapBytes is read rather than opened around.
-    assertEquals(k.ranges(0, 500, gapBytes = 100), Seq((55L, 445L)))
+    assertEquals(k.ranges(0, 500, gapBytes = 100), Seq(ByteRange(55, 445)))
   }
 
   test("only files planning cut, read whole or not at all, carry no row groups") {
