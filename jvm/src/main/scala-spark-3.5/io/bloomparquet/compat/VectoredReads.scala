@@ -7,5 +7,5 @@ object VectoredReads {
 
   val supported: Boolean = false
 
-  def read(in: SeekableInputStream, ranges: Seq[(Long, Int)]): Option[Seq[Array[Byte]]] = None
+  def read(in: SeekableInputStream, ranges: Seq[ByteRange]): Option[Seq[Array[Byte]]] = None
 }

@@ -16,15 +16,15 @@ object VectoredReads {
   val supported: Boolean = true
 
   /**
-   * The bytes of each of `ranges` (offset, length: sorted, none overlapping) of `in`, read in one
+   * The bytes of each of `ranges` (sorted, none overlapping, each under 2 GiB) of `in`, read in one
    * vectored read; None where the stream cannot (the caller reads them one by one). A failed
    * range throws its cause.
    */
-  def read(in: SeekableInputStream, ranges: Seq[(Long, Int)]): Option[Seq[Array[Byte]]] = {
+  def read(in: SeekableInputStream, ranges: Seq[ByteRange]): Option[Seq[Array[Byte]]] = {
     val allocator = HeapByteBufferAllocator.getInstance()
     if (!in.readVectoredAvailable(allocator)) None
     else {
-      val fileRanges = ranges.map { case (offset, length) => new ParquetFileRange(offset, length) }
+      val fileRanges = ranges.map(r => new ParquetFileRange(r.start, Math.toIntExact(r.length)))
       in.readVectored(fileRanges.asJava, allocator)
       Some(fileRanges.map { r =>
         val buffer = r.getDataReadFuture.get().duplicate()

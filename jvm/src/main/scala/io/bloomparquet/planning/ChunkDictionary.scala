@@ -4,7 +4,8 @@ import java.io.ByteArrayInputStream
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.pruning.{ByteRange, DictionaryEncoded, DictionaryHashes, ImpossibleFilter}
+import io.bloomparquet.compat.ByteRange
+import io.bloomparquet.pruning.{DictionaryEncoded, DictionaryHashes, ImpossibleFilter}
 import io.bloomparquet.sbbf.ParquetHash
 import org.apache.parquet.bytes.BytesInput
 import org.apache.parquet.column.page.DictionaryPage

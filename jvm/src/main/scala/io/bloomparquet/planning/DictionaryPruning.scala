@@ -28,8 +28,8 @@ object DictionaryPruning {
     val chunks = RowGroupPruner.probedChunks(compiled)
     if (chunks.isEmpty) return Nil
     blocks.indices.filter(verdicts(_) == RowGroupVerdict.Keep).flatMap { rg =>
-      val readable = chunks.filter(c => filters(rg, c).isEmpty && ChunkDictionary.readable(blocks(rg).getColumns.get(c)))
-      val emptied: RowGroupPruner.FilterLookup = (r, c) => if (readable.contains(c)) Some(empty) else filters(r, c)
+      val readable = chunks.filter(c => filters(ChunkAt(rg, c)).isEmpty && ChunkDictionary.readable(blocks(rg).getColumns.get(c)))
+      val emptied: RowGroupPruner.FilterLookup = at => if (readable.contains(at.column)) Some(empty) else filters(at)
       if (readable.nonEmpty && RowGroupPruner.verdict(compiled, blocks(rg), rg, emptied) != RowGroupVerdict.Keep)
         readable.map(ChunkAt(rg, _))
       else Nil
@@ -43,7 +43,7 @@ object DictionaryPruning {
   def judge(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       verdicts: IndexedSeq[RowGroupVerdict], filters: RowGroupPruner.FilterLookup, wanted: Seq[ChunkAt],
       in: => SeekableInputStream, conf: Configuration, cachedOnly: Boolean): Option[Judged] = {
-    val missing = wanted.filter { case ChunkAt(rg, c) => index.dictionary(rg, c).isEmpty }
+    val missing = wanted.filter(index.dictionary(_).isEmpty)
       .sortBy { case ChunkAt(rg, c) => blocks(rg).getColumns.get(c).getStartingPos }
     if (cachedOnly && missing.nonEmpty) return None
     val schema = index.footer.getFileMetaData.getSchema
@@ -60,9 +60,9 @@ object DictionaryPruning {
       finally codecs.release()
     }
     // An I/O error (nothing read) is not kept: the next query reads that dictionary again.
-    read.foreach { case (ChunkAt(rg, c), d) => if (d.bytesRead > 0) index.addDictionary(rg, c, d) }
-    val held: RowGroupPruner.FilterLookup = (rg, c) =>
-      filters(rg, c).orElse(index.dictionary(rg, c).collect { case ChunkDictionary.Values(hashes, _) => hashes })
+    read.foreach { case (at, d) => if (d.bytesRead > 0) index.addDictionary(at, d) }
+    val held: RowGroupPruner.FilterLookup = at =>
+      filters(at).orElse(index.dictionary(at).collect { case ChunkDictionary.Values(hashes, _) => hashes })
     val judgedRowGroups = wanted.map(_.rowGroup).toSet
     val after = verdicts.indices.map { rg =>
       if (!judgedRowGroups(rg)) verdicts(rg)

@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import java.util.concurrent.ConcurrentHashMap
 
 import io.bloomparquet.compat.ParquetFilterShims
+import io.bloomparquet.pruning.ChunkAt
 import io.bloomparquet.sbbf.{BloomProbe, FillEstimates, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.tail.FilterLengths
 import org.apache.parquet.hadoop.metadata.ParquetMetadata
@@ -19,27 +20,28 @@ final case class FileKey(path: String, length: Long, modificationTime: Long, ver
 /**
  * What we know of one file: its footer (with the filter lengths its bytes state
  * where parquet-java's model lacks them) and the bloom filters read so far,
- * keyed by (row group, chunk), whole or the blocks probes hashed to, and the
+ * keyed by chunk, whole or the blocks probes hashed to, and the
  * dictionaries of chunks without a filter. Filters (and blocks) and dictionaries
  * are added as queries need them.
  */
 final class FileBloomIndex(val footer: ParquetMetadata, filterLengths: FilterLengths) {
 
-  /** Chunk `c` of row group `rg`'s `bloom_filter_length`, when its footer states one. */
-  def filterLength(rg: Int, c: Int): Option[Int] =
-    ParquetFilterShims.bloomFilterLength(footer.getBlocks.get(rg).getColumns.get(c)).orElse(filterLengths(rg, c))
+  /** The chunk's `bloom_filter_length`, when its footer states one. */
+  def filterLength(at: ChunkAt): Option[Int] =
+    ParquetFilterShims.bloomFilterLength(footer.getBlocks.get(at.rowGroup).getColumns.get(at.column))
+      .orElse(filterLengths(at.rowGroup, at.column))
 
-  private val filters = new ConcurrentHashMap[(Int, Int), FilterFound]()
+  private val filters = new ConcurrentHashMap[ChunkAt, FilterFound]()
 
-  def filter(rg: Int, chunk: Int): Option[FilterFound] = Option(filters.get((rg, chunk)))
+  def filter(at: ChunkAt): Option[FilterFound] = Option(filters.get(at))
 
   /**
    * Adds what a read gave: blocks join the blocks of the same filter read before, a whole read's
    * answer replaces anything, and blocks never replace a whole answer (another query's whole
    * filter, or its finding that the filter is broken, which these blocks alone might not show).
    */
-  def addFilter(rg: Int, chunk: Int, read: FilterFound): Unit =
-    filters.merge((rg, chunk), read,
+  def addFilter(at: ChunkAt, read: FilterFound): Unit =
+    filters.merge(at, read,
       (held, added) =>
         (held, added) match {
           case (FilterFound.Blocks(a, n), FilterFound.Blocks(b, m)) if a.numBlocks == b.numBlocks => FilterFound.Blocks(a.merge(b), n + m)
@@ -47,18 +49,18 @@ final class FileBloomIndex(val footer: ParquetMetadata, filterLengths: FilterLen
           case _ => added
         })
 
-  private val dictionaries = new ConcurrentHashMap[(Int, Int), ChunkDictionary]()
+  private val dictionaries = new ConcurrentHashMap[ChunkAt, ChunkDictionary]()
 
-  /** The dictionary of (row group, chunk) read so far, as hashes or why it can't be used. */
-  def dictionary(rg: Int, chunk: Int): Option[ChunkDictionary] = Option(dictionaries.get((rg, chunk)))
+  /** The chunk's dictionary read so far, as hashes or why it can't be used. */
+  def dictionary(at: ChunkAt): Option[ChunkDictionary] = Option(dictionaries.get(at))
 
-  def addDictionary(rg: Int, chunk: Int, read: ChunkDictionary): Unit = dictionaries.put((rg, chunk), read)
+  def addDictionary(at: ChunkAt, read: ChunkDictionary): Unit = dictionaries.put(at, read)
 
-  private val fpps = new ConcurrentHashMap[(Int, Int), java.lang.Double]()
+  private val fpps = new ConcurrentHashMap[ChunkAt, java.lang.Double]()
 
-  /** The false-positive rate of (row group, chunk)'s loaded filter `f`, from its bit fill: counted once. */
-  def fillFpp(rg: Int, chunk: Int, f: BloomProbe): Double = f match {
-    case _: SplitBlockBloomFilter => fpps.computeIfAbsent((rg, chunk), _ => FillEstimates.fpp(f.sampledWords))
+  /** The false-positive rate of the chunk's loaded filter `f`, from its bit fill: counted once. */
+  def fillFpp(at: ChunkAt, f: BloomProbe): Double = f match {
+    case _: SplitBlockBloomFilter => fpps.computeIfAbsent(at, _ => FillEstimates.fpp(f.sampledWords))
     // A sample that grows as queries add blocks: estimated afresh, and "no better than chance" from no block.
     case _ => val words = f.sampledWords; if (words.isEmpty) 1.0 else FillEstimates.fpp(words)
   }
@@ -71,8 +73,8 @@ final class FileBloomIndex(val footer: ParquetMetadata, filterLengths: FilterLen
    */
   def heapBytes: Long = {
     var bytes = 16 + 3 * 64 /* this object, three maps */ + footerBytes
-    filters.forEach { (at, read) =>
-      bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
+    filters.forEach { (_, read) =>
+      bytes += HeapBytes.ChunkMapEntry +
         (read match {
           case FilterFound.Loaded(f, _) => 24 + 24 + HeapBytes.array(f.numBytes) // Loaded, filter, words
           // Blocks, FilterBlocks, its map; per block a map entry, a boxed index and eight words.
@@ -81,14 +83,14 @@ final class FileBloomIndex(val footer: ParquetMetadata, filterLengths: FilterLen
           case FilterFound.Absent => 0
         })
     }
-    dictionaries.forEach { (at, read) =>
-      bytes += HeapBytes.chunkMapEntry(at._1, at._2) +
+    dictionaries.forEach { (_, read) =>
+      bytes += HeapBytes.ChunkMapEntry +
         (read match {
           case ChunkDictionary.Values(h, _) => 24 + 16 + HeapBytes.array(h.numBytes.toLong) // Values, hashes, longs
           case ChunkDictionary.Unusable(reason, _) => 32 + HeapBytes.string(reason.length)
         })
     }
-    fpps.forEach((at, _) => bytes += HeapBytes.chunkMapEntry(at._1, at._2) + 16) // a boxed Double
+    bytes += fpps.size * (HeapBytes.ChunkMapEntry + 16) // a boxed Double each
     bytes
   }
 }

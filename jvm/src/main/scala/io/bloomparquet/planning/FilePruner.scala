@@ -3,6 +3,7 @@ package io.bloomparquet.planning
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.compat.ByteRange
 import io.bloomparquet.options.{BloomReadOptions, FilterReads, ReadCostSettings, ReadSettings}
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.SplitPlanner.Span
@@ -185,9 +186,10 @@ object FilePruner {
     val inTail = for {
       (block, rg) <- blocks.zipWithIndex
       (chunk, c) <- block.getColumns.asScala.zipWithIndex
-      if chunk.getBloomFilterOffset >= tail.stream.start && index.filter(rg, c).isEmpty &&
-        index.filterLength(rg, c).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
-    } yield ChunkAt(rg, c)
+      at = ChunkAt(rg, c)
+      if chunk.getBloomFilterOffset >= tail.stream.start && index.filter(at).isEmpty &&
+        index.filterLength(at).isDefined && FileDecryption.filterCipher(index.footer, chunk).isEmpty
+    } yield at
     if (inTail.nonEmpty) readMissing(index, blocks, Wanted(inTail, skip = false, inTail, _ => Nil), tail.stream,
       key.length, ReadCost.forPath(key.path, ReadCostSettings()), Some(tail.stream.start), FilterReads.Whole)
   }
@@ -218,8 +220,8 @@ object FilePruner {
     }
     val missing =
       if (skip) IndexedSeq.empty
-      else all.filter { case at @ ChunkAt(rg, c) =>
-        index.filter(rg, c) match {
+      else all.filter { at =>
+        index.filter(at) match {
           case None => true
           case Some(FilterFound.Blocks(held, _)) => held.missing(hashes(at)).nonEmpty
           case Some(_) => false
@@ -251,8 +253,8 @@ object FilePruner {
     val missing = wanted.missing
     if (missing.isEmpty) return fetchedNothing
     val chunks = missing.map { case ChunkAt(rg, c) => blocks(rg).getColumns.get(c) }
-    val requests = missing.zip(chunks).map { case (ChunkAt(rg, c), chunk) =>
-      FilterAt(chunk.getBloomFilterOffset, index.filterLength(rg, c).getOrElse(BloomFilterReader.UnknownLength))
+    val requests = missing.zip(chunks).map { case (at, chunk) =>
+      FilterAt(chunk.getBloomFilterOffset, index.filterLength(at).getOrElse(BloomFilterReader.UnknownLength))
     }
     val ciphers = chunks.map(FileDecryption.filterCipher(index.footer, _))
     val kernel = SbbfKernels.get()
@@ -261,7 +263,7 @@ object FilePruner {
         val FilterAt(offset, length) = requests(i)
         val numBlocks = BloomFilterReader.blockLayout(length).get._2
         val probe = FilterBlocks.empty(numBlocks, kernel)
-        val held = index.filter(missing(i).rowGroup, missing(i).column) match {
+        val held = index.filter(missing(i)) match {
           case Some(FilterFound.Blocks(b, _)) if b.numBlocks == numBlocks => b
           case _ => probe
         }
@@ -269,7 +271,7 @@ object FilePruner {
     }
     val inBlocks = blockRequests.map(_._1).toSet
     val whole = missing.indices.filterNot(inBlocks)
-    val wholeReads = BloomFilterReader.coalesce(requests, blockRequests.map(_._1)).map(g => (g.start, g.end))
+    val wholeReads = BloomFilterReader.coalesce(requests, blockRequests.map(_._1)).map(_.range)
     // Ways to read: whole filters (one by one), or blocks with gaps up to a request's worth read, or
     // (where requests go unnoticed) none; the model's fastest, or the fewest bytes within its tolerance.
     val blockCpu = cost.blockSeconds(blockRequests.map(_._2.blocks.size).sum)
@@ -290,7 +292,7 @@ object FilePruner {
     // The reads that leave memory: block ranges, coalesced whole filters, and one per filter of unknown length.
     val (sized, allUnsized) = (if (byBlocks) whole else missing.indices).partition(i => requests(i).length > 0)
     val unsized = allUnsized.filter(i => leavesMemory(requests(i).offset, inMemoryFrom)) // the rest lie in the tail
-    val sizedReads = BloomFilterReader.coalesce(requests, sized).map(g => (g.start, g.end))
+    val sizedReads = BloomFilterReader.coalesce(requests, sized).map(_.range)
     val issued = (if (byBlocks) fetchedReads(way.ranges, inMemoryFrom) else 0) + fetchedReads(sizedReads, inMemoryFrom) +
       unsized.size
     val issuedBytes = (if (byBlocks) way.bytes else 0L) + fetchedBytes(sizedReads, inMemoryFrom)
@@ -308,11 +310,11 @@ object FilePruner {
         (out.toIndexedSeq, (fellBack.size, fellBack.values.sum))
       }
     val failed = missing.zip(found).collect { case (at, read @ FilterFound.Broken(_, _, true)) => at -> read }.toMap
-    missing.zip(chunks).zip(found).foreach { case ((at @ ChunkAt(rg, c), chunk), read) =>
+    missing.zip(chunks).zip(found).foreach { case ((at, chunk), read) =>
       if (!failed.contains(at)) {
-        index.addFilter(rg, c, read)
+        index.addFilter(at, read)
         // Judged on all the blocks held now: a later query's blocks may show what this one's did not.
-        index.filter(rg, c).foreach(held => if (plausible(chunk, held) ne held) index.addFilter(rg, c, plausible(chunk, held)))
+        index.filter(at).foreach(held => if (plausible(chunk, held) ne held) index.addFilter(at, plausible(chunk, held)))
       }
     }
     val readInBlocks = found.count(_.isInstanceOf[FilterFound.Blocks])
@@ -323,24 +325,23 @@ object FilePruner {
   }
 
   /** A way to read a file's missing filters: blocks with gaps up to `gap` read (None: whole), its reads, time and bytes. */
-  private final case class Way(gap: Option[Long], ranges: Seq[(Long, Long)], seconds: Double, bytes: Long)
+  private final case class Way(gap: Option[Long], ranges: Seq[ByteRange], seconds: Double, bytes: Long)
 
   /** Whether a read starting at `start` leaves memory: it starts before `inMemoryFrom` (the tail read with the footer). */
   private def leavesMemory(start: Long, inMemoryFrom: Option[Long]): Boolean = !inMemoryFrom.exists(start >= _)
 
-  /** The reads among `reads` ((start, end) ranges) that leave memory. */
-  private def fetchedReads(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Int =
-    reads.count { case (start, _) => leavesMemory(start, inMemoryFrom) }
+  /** The reads among `reads` that leave memory. */
+  private def leavingMemory(reads: Seq[ByteRange], inMemoryFrom: Option[Long]): Seq[ByteRange] =
+    reads.filter(r => leavesMemory(r.start, inMemoryFrom))
 
-  /** The bytes of the reads among `reads` that leave memory. */
-  private def fetchedBytes(reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Long =
-    reads.collect { case (start, end) if leavesMemory(start, inMemoryFrom) => end - start }.sum
+  private def fetchedReads(reads: Seq[ByteRange], inMemoryFrom: Option[Long]): Int = leavingMemory(reads, inMemoryFrom).size
+
+  private def fetchedBytes(reads: Seq[ByteRange], inMemoryFrom: Option[Long]): Long =
+    leavingMemory(reads, inMemoryFrom).map(_.length).sum
 
   /** What `reads` take: rounds of requests x latency + bytes / bandwidth, nothing for ranges already in memory. */
-  private def seconds(cost: ReadCost, reads: Seq[(Long, Long)], inMemoryFrom: Option[Long]): Double = {
-    val fetched = reads.filter { case (start, _) => leavesMemory(start, inMemoryFrom) }
-    cost.seconds(fetched.size, fetched.map { case (s, e) => e - s }.sum)
-  }
+  private def seconds(cost: ReadCost, reads: Seq[ByteRange], inMemoryFrom: Option[Long]): Double =
+    cost.seconds(fetchedReads(reads, inMemoryFrom), fetchedBytes(reads, inMemoryFrom))
 
   /**
    * The verdicts, with the wanted filters found broken, the row groups kept unprobed (the gate's skip)
@@ -351,11 +352,10 @@ object FilePruner {
 
   private def decide(index: FileBloomIndex, compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData],
       wanted: Wanted, fetched: Fetched, gate: ProbeGate): Decided = {
-    def read(rg: Int, c: Int): Option[FilterFound] = index.filter(rg, c).orElse(fetched.failed.get(ChunkAt(rg, c)))
-    val broken =
-      if (wanted.skip) 0 else wanted.all.count { case ChunkAt(rg, c) => read(rg, c).exists(_.isInstanceOf[FilterFound.Broken]) }
-    val lookup: RowGroupPruner.FilterLookup = (rg, c) =>
-      read(rg, c) match {
+    def read(at: ChunkAt): Option[FilterFound] = index.filter(at).orElse(fetched.failed.get(at))
+    val broken = if (wanted.skip) 0 else wanted.all.count(read(_).exists(_.isInstanceOf[FilterFound.Broken]))
+    val lookup: RowGroupPruner.FilterLookup = at =>
+      read(at) match {
         case Some(FilterFound.Loaded(f, _)) if !wanted.skip => Some(f)
         case Some(FilterFound.Blocks(b, _)) if !wanted.skip => Some(b) // a block it lacks answers "may be"
         case _ => None
@@ -364,7 +364,7 @@ object FilePruner {
     val unprobed = if (wanted.skip) wanted.all.map(_.rowGroup).distinct.count(verdicts(_) == RowGroupVerdict.Keep) else 0
     if (gate.tracking && !wanted.skip && !gate.stopped) {
       gate.observe(ProbeEvidence.tally(compiled, blocks, wanted.all, verdicts,
-          (rg, c) => lookup(rg, c).map(f => (index.fillFpp(rg, c, f), f.numBytes.toLong))))
+          at => lookup(at).map(f => (index.fillFpp(at, f), f.numBytes.toLong))))
     }
     Decided(verdicts, broken, unprobed, lookup)
   }

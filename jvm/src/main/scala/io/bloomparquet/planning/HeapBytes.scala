@@ -20,9 +20,8 @@ object HeapBytes {
   /** A string of `chars` Latin-1 characters (compact strings): the String and its byte array. */
   def string(chars: Int): Long = 24 + array(chars)
 
-  /** A ConcurrentHashMap entry keyed by a (row group, chunk) tuple: node, tuple, boxes above Integer's cache. */
-  def chunkMapEntry(rg: Int, chunk: Int): Long = 32 + 24 + 20 /* share of the table, resized by doubling */ +
-    (if (rg > 127) 16 else 0) + (if (chunk > 127) 16 else 0)
+  /** A ConcurrentHashMap entry keyed by a `ChunkAt`: node, key, its share of the table (resized by doubling). */
+  val ChunkMapEntry: Long = 32 + 24 + 20
 
   // Fitted to heap deltas (FileBloomIndexCacheSuite, parquet-java of Spark 4.3; a 160-chunk and a 960-chunk
   // file): a column chunk's metadata (ColumnChunkMetaData, its statistics, encoding stats, index references)

@@ -5,6 +5,7 @@ import scala.util.control.NonFatal
 
 import com.github.benmanes.caffeine.cache.{Cache, Caffeine}
 import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.pruning.ChunkAt
 import io.bloomparquet.pruning.KeySetPayoff.RowGroupSample
 import io.bloomparquet.sbbf.{BloomFilterReader, FillEstimates, FilterFound}
 import io.bloomparquet.schema.ColumnResolver
@@ -92,13 +93,13 @@ object KeySetSample {
         val samples = chunks.map { case (rg, i, chunk) =>
           val filter = if (chunk.getBloomFilterOffset < 0) Some(None)
           else {
-            val found = index.flatMap(_.filter(rg, i)).collect { case w: FilterFound.Whole => w }.getOrElse {
+            val found = index.flatMap(_.filter(ChunkAt(rg, i))).collect { case w: FilterFound.Whole => w }.getOrElse {
               opened = true
-              val length = footerIndex.filterLength(rg, i).getOrElse(BloomFilterReader.UnknownLength)
+              val length = footerIndex.filterLength(ChunkAt(rg, i)).getOrElse(BloomFilterReader.UnknownLength)
               val read = BloomFilterReader.read(stream, key.length, chunk.getBloomFilterOffset, length, SbbfKernels.get())
               // Kept for the scan's probes, as its own reads are; not a failed read, which is judged anew.
               read match {
-                case _: FilterFound.Loaded => index.foreach(_.addFilter(rg, i, read))
+                case _: FilterFound.Loaded => index.foreach(_.addFilter(ChunkAt(rg, i), read))
                 case _ =>
               }
               read

@@ -26,23 +26,24 @@ object ProbeEvidence {
    * Row groups with no known filter (missing, broken) are left out: they say nothing of the others.
    */
   def tally(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[ChunkAt],
-      verdicts: IndexedSeq[RowGroupVerdict], filter: (Int, Int) => Option[(Double, Long)]): ProbePayoff.Tally =
+      verdicts: IndexedSeq[RowGroupVerdict], filter: ChunkAt => Option[(Double, Long)]): ProbePayoff.Tally =
     wanted.groupBy(_.rowGroup).foldLeft(ProbePayoff.Tally()) {
-      case (sum, (rg, chunks)) if chunks.forall(c => filter(rg, c.column).isEmpty) => sum
+      case (sum, (_, chunks)) if chunks.forall(filter(_).isEmpty) => sum
       case (sum, (rg, chunks)) =>
         val block = blocks(rg)
-        val chance = ProbePayoff.rowGroupChance(compiled, leaf => leafChance(leaf, block, filter(rg, leaf.chunk).map(_._1)))
-        val filterBytes = chunks.flatMap(c => filter(rg, c.column).map(_._2)).sum
+        val chance =
+          ProbePayoff.rowGroupChance(compiled, leaf => leafChance(leaf, block, filter(ChunkAt(rg, leaf.chunk)).map(_._1)))
+        val filterBytes = chunks.flatMap(filter(_).map(_._2)).sum
         sum + ProbePayoff.rowGroup(chance, verdicts(rg) == RowGroupVerdict.PrunedByBloomFilter, filterBytes,
           block.getCompressedSize)
     }
 
   /** What the footer alone promises: each filter's rate bounded from above by its length against the values. */
   def footerBound(compiled: CompiledPredicate, blocks: IndexedSeq[BlockMetaData], wanted: Seq[ChunkAt],
-      filterLength: (Int, Int) => Option[Int]): ProbePayoff.Tally =
+      filterLength: ChunkAt => Option[Int]): ProbePayoff.Tally =
     tally(compiled, blocks, wanted, blocks.indices.map(_ => RowGroupVerdict.Keep),
-      (rg, c) => {
-        val chunk = blocks(rg).getColumns.get(c)
-        filterLength(rg, c).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
+      at => {
+        val chunk = blocks(at.rowGroup).getColumns.get(at.column)
+        filterLength(at).flatMap(n => ProbePayoff.fppUpperBound(n, chunk.getValueCount).map((_, n.toLong)))
       })
 }

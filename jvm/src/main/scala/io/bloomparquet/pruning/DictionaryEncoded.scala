@@ -2,6 +2,7 @@ package io.bloomparquet.pruning
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.compat.ByteRange
 import org.apache.parquet.column.Encoding
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
 

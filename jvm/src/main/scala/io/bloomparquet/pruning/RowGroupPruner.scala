@@ -25,8 +25,8 @@ object RowGroupVerdict {
  */
 object RowGroupPruner {
 
-  /** Bloom filter of (row group, chunk), None when absent, broken or not loaded. */
-  type FilterLookup = (Int, Int) => Option[BloomProbe]
+  /** A chunk's bloom filter, None when absent, broken or not loaded. */
+  type FilterLookup = ChunkAt => Option[BloomProbe]
 
   /** Statistics candidates per leaf of one row group, computed once (leaves by identity: they hold the literals). */
   private final class StatsMemo(block: BlockMetaData) {
@@ -37,7 +37,7 @@ object RowGroupPruner {
     }
   }
 
-  private val noFilters: FilterLookup = (_, _) => None
+  private val noFilters: FilterLookup = _ => None
 
   /** The chunks whose filters could change a decision: leaves whose stats leave candidates. */
   def filtersWanted(p: CompiledPredicate, blocks: IndexedSeq[BlockMetaData]): Seq[ChunkAt] = {
@@ -86,7 +86,7 @@ object RowGroupPruner {
         case Some(values) if values.isEmpty => false
         case _ if !useFilter => true
         case candidates =>
-          filters(rg, chunk) match {
+          filters(ChunkAt(rg, chunk)) match {
             case None => true
             case Some(filter) =>
               // Probe only what statistics left; reuse the file-wide hashes when they left everything.

@@ -1,5 +1,7 @@
 package io.bloomparquet.pruning
 
+import io.bloomparquet.compat.ByteRange
+
 /**
  * Which byte ranges of a file to hand Spark so that it reads the surviving row
  * groups. parquet-java assigns a row group to the split holding its midpoint

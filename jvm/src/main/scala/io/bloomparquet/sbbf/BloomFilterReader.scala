@@ -4,7 +4,7 @@ import java.io.{ByteArrayInputStream, IOException}
 
 import scala.util.control.NonFatal
 
-import io.bloomparquet.compat.{ParquetFilterShims, VectoredReads}
+import io.bloomparquet.compat.{ByteRange, ParquetFilterShims, VectoredReads}
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import org.apache.parquet.format.{BloomFilterHeader, Util}
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData
@@ -108,7 +108,9 @@ object BloomFilterReader {
   final case class FilterAt(offset: Long, length: Int)
 
   /** One read: the file range `[start, end)` and the requests (indices) it serves. */
-  final case class Group(start: Long, end: Long, members: Vector[Int])
+  final case class Group(start: Long, end: Long, members: Vector[Int]) {
+    def range: ByteRange = ByteRange(start, end - start)
+  }
 
   /**
    * Groups in-range requests into reads: by offset, a request joins the previous
@@ -194,10 +196,13 @@ object BloomFilterReader {
   /**
    * The file ranges [[readBlocks]] reads for `requests`: per request its header and wanted blocks,
    * merged where the gap between two is at most `gapBytes` (reading the gap costs less than another
-   * request) and the read stays within [[MaxCoalescedBytes]]. (start, end) per read, by offset.
+   * request) and the read stays within [[MaxCoalescedBytes]]. By offset.
    */
-  def blockReads(requests: IndexedSeq[BlockRequest], gapBytes: Long): Seq[(Long, Long)] =
-    group(pieces(requests), gapBytes).map(g => (g.head.start, g.map(_.end).max))
+  def blockReads(requests: IndexedSeq[BlockRequest], gapBytes: Long): Seq[ByteRange] =
+    group(pieces(requests), gapBytes).map(spanned)
+
+  /** The range a group of pieces is read with: from its first piece's start to its furthest end. */
+  private def spanned(group: Vector[Piece]): ByteRange = ByteRange(group.head.start, group.map(_.end).max - group.head.start)
 
   private def pieces(requests: IndexedSeq[BlockRequest]): IndexedSeq[Piece] =
     requests.indices.flatMap { i =>
@@ -245,10 +250,9 @@ object BloomFilterReader {
     val header = new Array[Array[Byte]](requests.size)
     val blockBytes = Array.fill(requests.size)(scala.collection.mutable.ArrayBuffer.empty[(Int, Array[Byte])])
     val groups = group(pieces(fits.map(requests)).map(p => p.copy(request = fits(p.request))), gapBytes)
-    val ranges = groups.map(g => (g.head.start, (g.map(_.end).max - g.head.start).toInt))
-    groups.zip(fetch(in, ranges, vectored)).foreach { case (g, read) =>
+    groups.zip(fetch(in, groups.map(spanned), vectored)).foreach { case (g, read) =>
       val start = g.head.start
-      bytesOf(g.head.request) += g.map(_.end).max - start
+      bytesOf(g.head.request) += spanned(g).length
       read match {
         case Right(buf) =>
           g.foreach { p =>
@@ -289,18 +293,18 @@ object BloomFilterReader {
   final case class BlockReads(found: IndexedSeq[FilterFound], readWhole: Map[Int, Long])
 
   /**
-   * The bytes of `ranges` (offset, length; sorted, none overlapping), or why a range failed: in one
+   * The bytes of `ranges` (sorted, none overlapping), or why a range failed: in one
    * vectored read where `vectored` asks for it and the stream can, else (or if that read fails)
    * one positioned read each.
    */
-  private def fetch(in: SeekableInputStream, ranges: Seq[(Long, Int)], vectored: Boolean): Seq[Either[String, Array[Byte]]] = {
+  private def fetch(in: SeekableInputStream, ranges: Seq[ByteRange], vectored: Boolean): Seq[Either[String, Array[Byte]]] = {
     val together =
       if (vectored && ranges.size > 1) try VectoredReads.read(in, ranges)
       catch { case NonFatal(_) => None }
       else None
-    together.fold(ranges.map { case (start, length) =>
-      val buf = new Array[Byte](length)
-      try { readFully(in, start, buf); Right(buf): Either[String, Array[Byte]] }
+    together.fold(ranges.map { r =>
+      val buf = new Array[Byte](Math.toIntExact(r.length))
+      try { readFully(in, r.start, buf); Right(buf): Either[String, Array[Byte]] }
       catch { case e: IOException => Left(s"read failed: $e") }
     })(_.map(Right(_)))
   }

@@ -1,8 +1,8 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.compat.ListedFileValue
+import io.bloomparquet.compat.{ByteRange, ListedFileValue}
 import io.bloomparquet.planning.{FileOutcome, JudgedVersion}
-import io.bloomparquet.pruning.{ByteRange, SplitPlanner}
+import io.bloomparquet.pruning.SplitPlanner
 import io.bloomparquet.pruning.SplitPlanner.Span
 
 /**

@@ -1,9 +1,8 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
+import io.bloomparquet.compat.{ByteRange, DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
 import io.bloomparquet.planning.JudgedVersion
-import io.bloomparquet.pruning.ByteRange
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow

@@ -4,7 +4,8 @@ import java.nio.file.{Files, Path => NioPath}
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.pruning.{ByteRange, DictionaryEncoded}
+import io.bloomparquet.compat.ByteRange
+import io.bloomparquet.pruning.DictionaryEncoded
 import io.bloomparquet.sbbf.ParquetHash
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path

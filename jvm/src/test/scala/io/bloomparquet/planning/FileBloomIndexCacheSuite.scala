@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path => NioPath}
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.planning.FiltersAlone.pass
-import io.bloomparquet.pruning.BloomPredicate
+import io.bloomparquet.pruning.{BloomPredicate, ChunkAt}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound}
 import io.bloomparquet.tail.FilterLengths
 import io.bloomparquet.testing.SmallParquet
@@ -37,8 +37,8 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
     try index.footer.getBlocks.asScala.zipWithIndex.foreach { case (block, rg) =>
         block.getColumns.asScala.zipWithIndex.foreach { case (chunk, c) =>
           BloomFilterReader.read(in, input.getLength, chunk) match {
-            case read @ FilterFound.Loaded(f, _) => index.addFilter(rg, c, read); index.fillFpp(rg, c, f)
-            case other => index.addFilter(rg, c, other)
+            case read @ FilterFound.Loaded(f, _) => index.addFilter(ChunkAt(rg, c), read); index.fillFpp(ChunkAt(rg, c), f)
+            case other => index.addFilter(ChunkAt(rg, c), other)
           }
         }
       }
@@ -50,7 +50,7 @@ class FileBloomIndexCacheSuite extends munit.FunSuite {
   private def formerWeight(index: FileBloomIndex): Long = {
     val blocks = index.footer.getBlocks.asScala
     var bytes = 1024L + blocks.map(_.getColumns.size).sum * 400L
-    for (rg <- blocks.indices; c <- 0 until blocks(rg).getColumns.size) index.filter(rg, c) match {
+    for (rg <- blocks.indices; c <- 0 until blocks(rg).getColumns.size) index.filter(ChunkAt(rg, c)) match {
       case Some(FilterFound.Loaded(f, _)) => bytes += f.numBytes + 64L
       case Some(_) => bytes += 64L
       case None =>

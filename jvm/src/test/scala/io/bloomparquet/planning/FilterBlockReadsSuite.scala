@@ -9,7 +9,7 @@ import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.compat.VectoredReads
 import io.bloomparquet.options.{FilterReads, ReadCostSettings}
 import io.bloomparquet.planning.FiltersAlone.pass
-import io.bloomparquet.pruning.BloomPredicate
+import io.bloomparquet.pruning.{BloomPredicate, ChunkAt}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterBlocks, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.tail.{FilterLengths, FilterTail}
 import io.bloomparquet.testing.{SlowFileSystem, SmallParquet}
@@ -207,15 +207,15 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     val one = SplitBlockBloomFilter(64)
     val blocks = FilterFound.Blocks(FilterBlocks.fromBytes(2, IndexedSeq(1), new Array[Byte](32), IndexedSeq(0),
         SbbfKernels.get()), 32)
-    index.addFilter(0, 0, FilterFound.Broken("excludes its own min", 0))
-    index.addFilter(0, 0, blocks)
-    assert(index.filter(0, 0).exists(_.isInstanceOf[FilterFound.Broken]), index.filter(0, 0))
-    index.addFilter(0, 1, FilterFound.Loaded(one, 64))
-    index.addFilter(0, 1, blocks)
-    assertEquals(index.filter(0, 1), Some(FilterFound.Loaded(one, 64)))
-    index.addFilter(0, 2, blocks)
-    index.addFilter(0, 2, FilterFound.Loaded(one, 64)) // a whole read replaces blocks
-    assertEquals(index.filter(0, 2), Some(FilterFound.Loaded(one, 64)))
+    index.addFilter(ChunkAt(0, 0), FilterFound.Broken("excludes its own min", 0))
+    index.addFilter(ChunkAt(0, 0), blocks)
+    assert(index.filter(ChunkAt(0, 0)).exists(_.isInstanceOf[FilterFound.Broken]), index.filter(ChunkAt(0, 0)))
+    index.addFilter(ChunkAt(0, 1), FilterFound.Loaded(one, 64))
+    index.addFilter(ChunkAt(0, 1), blocks)
+    assertEquals(index.filter(ChunkAt(0, 1)), Some(FilterFound.Loaded(one, 64)))
+    index.addFilter(ChunkAt(0, 2), blocks)
+    index.addFilter(ChunkAt(0, 2), FilterFound.Loaded(one, 64)) // a whole read replaces blocks
+    assertEquals(index.filter(ChunkAt(0, 2)), Some(FilterFound.Loaded(one, 64)))
   }
 
   test("the cost model reads blocks of large filters and whole small ones on a local disk, whole ones on a store") {

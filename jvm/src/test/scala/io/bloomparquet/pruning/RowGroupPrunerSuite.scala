@@ -52,7 +52,7 @@ class RowGroupPrunerSuite extends munit.FunSuite {
             case _ => None
           })
       }.toMap
-      val verdicts = RowGroupPruner.decide(compiled, blocks, (rg, c) => filters.getOrElse(ChunkAt(rg, c), None))
+      val verdicts = RowGroupPruner.decide(compiled, blocks, filters.getOrElse(_, None))
       var row = 0
       val keys = blocks.map { b =>
         val ks = (row until row + b.getRowCount.toInt).map(r => key(r)).toSet; row += b.getRowCount.toInt; ks

@@ -52,13 +52,13 @@ class SharedDottedPathSuite extends munit.FunSuite {
       val compiled = CompiledPredicate.compile(p, reader.getFooter.getFileMetaData.getSchema, caseSensitive = true)
       val filters = blocks.indices.flatMap(rg =>
         blocks(rg).getColumns.asScala.indices.map(c =>
-          (rg, c) ->
+          ChunkAt(rg, c) ->
             (BloomFilterReader.read(in, input.getLength, blocks(rg).getColumns.get(c)) match {
               case FilterFound.Loaded(f, _) => Some(f)
               case _ => None
             }))).toMap
       assert(filters.values.count(_.nonEmpty) == 3, "parquet-java wrote a filter for id, `a.b` and a.b")
-      (RowGroupPruner.decide(compiled, blocks, (rg, c) => filters((rg, c))).head, compiled)
+      (RowGroupPruner.decide(compiled, blocks, filters).head, compiled)
     }
   }
 

@@ -1,5 +1,6 @@
 package io.bloomparquet.pruning
 
+import io.bloomparquet.compat.ByteRange
 import io.bloomparquet.pruning.SplitPlanner.Span
 
 class SplitPlannerSuite extends munit.FunSuite {

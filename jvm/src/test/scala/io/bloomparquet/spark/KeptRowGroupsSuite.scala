@@ -3,7 +3,8 @@ package io.bloomparquet.spark
 import java.nio.file.{Files, StandardOpenOption}
 
 import io.bloomparquet.planning.{FileOutcome, FileReads, FileVersion, JudgedVersion}
-import io.bloomparquet.pruning.{ByteRange, RowGroupVerdict}
+import io.bloomparquet.compat.ByteRange
+import io.bloomparquet.pruning.RowGroupVerdict
 import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 

@@ -4,6 +4,7 @@ import java.nio.file.Files
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.pruning.ChunkAt
 import io.bloomparquet.testing.SmallParquet
 
 /**
@@ -46,7 +47,7 @@ class FilterLengthsSuite extends munit.FunSuite {
     // parquet-java 1.15's model holds them: nothing is read from the bytes, and the index answers from the model.
     assertEquals(FilterLengths.of(footer, bytes, at, length)(0, 0), None)
     val index = new io.bloomparquet.planning.FileBloomIndex(footer, FilterLengths.Empty)
-    assertEquals(index.filterLength(0, 0), found(0)(0))
+    assertEquals(index.filterLength(ChunkAt(0, 0)), found(0)(0))
   }
 
   test("bytes that are not a footer give nothing, however deep they nest") {
