@@ -23,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration
  * predicate it is exactly the wrapped scan: no footer or filter is read.
  */
 final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[BloomPredicate],
-    val settings: ReadSettings, keySetNote: Option[String], runtimeFilters: Boolean = true)
+    val settings: ReadSettings, notes: PlanNotes)
     extends FileScan with SupportsRuntimeV2Filtering {
 
   override def sparkSession: SparkSession = delegate.sparkSession
@@ -74,7 +74,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
    * read columns whose equality we can probe (plan mode) that carry bloom filters in the files.
    * Every column declared invites Spark's dynamic pruning to plan a subquery for it; computed once.
    */
-  private lazy val runtimeFilterColumns: Array[NamedReference] = if (!runtimeFilters) Array.empty
+  private lazy val runtimeFilterColumns: Array[NamedReference] = if (notes.inSubquery) Array.empty
   else {
     (RuntimeFilterColumns.data(readDataSchema.fields.toSeq, fileIndex, delegate.hadoopConf, settings) ++
       RuntimeFilterColumns.partition(readPartitionSchema.fields.toSeq))
@@ -172,10 +172,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
           "BloomPruning" -> bloom.mode.name)
       case None => Map("BloomProbes" -> "[]", "BloomPruning" -> (if (bloom.enabled) "no usable predicate" else "disabled"))
     }
-    // Why a key-set lookup over this scan got no runtime filter (sql/KeySetSizeNote).
-    // A scan in a subquery's own plan takes no runtime filter (sql/SubqueryScans).
-    val inSubquery = if (runtimeFilters) None else Some("RuntimeFilters" -> "none: in a subquery's plan")
-    delegate.getMetaData() ++ shown ++ keySetNote.map("KeySetLookup" -> _) ++ inSubquery + ("Format" -> "bloomparquet")
+    val inSubquery = if (notes.inSubquery) Some("RuntimeFilters" -> "none: in a subquery's plan") else None
+    delegate.getMetaData() ++ shown ++ notes.keySetNote.map("KeySetLookup" -> _) ++ inSubquery + ("Format" -> "bloomparquet")
   }
 
   override def getMetaData(): Map[String, String] = metaData

@@ -19,8 +19,7 @@ import org.apache.spark.sql.types.StructType
  * offered: it would answer from footers and bypass nothing of ours, but also
  * nothing of our pruning.
  */
-final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: ReadSettings, keySetNote: Option[String],
-    runtimeFilters: Boolean)
+final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: ReadSettings, notes: PlanNotes)
 // A FileScanBuilder by class because Spark 4.0 pushes Catalyst filters only to those
 // (4.1+ to any SupportsPushDownCatalystFilters); its own state is unused: all is delegated.
     extends FileScanBuilder(delegate.sparkSession, delegate.fileIndex, delegate.dataSchema) {
@@ -60,6 +59,6 @@ final class BloomParquetScanBuilder(delegate: ParquetScanBuilder, settings: Read
       // A data filter may also name a partition column (`p = 1 OR x = 2`): Spark takes `p` from the
       // directory, while a file may store a column `p` of its own. Such filters are not probed.
       else CatalystPredicates.fromFilters((scan.dataFilters ++ withheld).filterNot(onPartitionColumn))
-    new BloomParquetScan(scan, predicate, settings, keySetNote, runtimeFilters)
+    new BloomParquetScan(scan, predicate, settings, notes)
   }
 }

@@ -48,17 +48,13 @@ class BloomParquetTable(
     // The scan's settings, resolved once: they travel with the scan to its reader factory and tasks.
     val scan = settings(merged)
     val bloom = scan.bloom
-    // Spark builds the scan's Hadoop configuration from these options. Not our plan notes: Spark's
-    // scan compares its options, and a noted scan must still reuse the same scan's exchange.
-    val userOptions = merged.asCaseSensitiveMap.asScala.filter { case (k, _) =>
-      !BloomParquetTable.PlanNotes(k.toLowerCase(java.util.Locale.ROOT))
-    }
+    // Spark builds the scan's Hadoop configuration from these options (Spark's scan compares them).
+    val userOptions = PlanNotes.withoutNotes(merged.asCaseSensitiveMap.asScala.toMap)
     val scanOptions = new CaseInsensitiveStringMap(
       (if (!bloom.enabled) userOptions else userOptions ++ InTaskParquet.settings(bloom.sparkPushdown)).asJava)
     new BloomParquetScanBuilder(
       SparkCompat.newParquetScanBuilder(sparkSession, fileIndex, schema, dataSchema, scanOptions), scan,
-      Option(merged.get(BloomParquetTable.KeySetNoteOption)),
-      runtimeFilters = !merged.containsKey(BloomParquetTable.InSubqueryOption))
+      PlanNotes.of(merged))
   }
 
   /**
@@ -117,17 +113,4 @@ class BloomParquetTable(
   def openedWith: Map[String, String] = options.asCaseSensitiveMap.asScala.toMap
 
   override def toString: String = s"BloomParquetTable($name, $readOptions)"
-}
-
-object BloomParquetTable {
-  /** A relation option carrying why a key-set lookup was not pruned, shown in the scan's metadata
-   * (set by `sql.KeySetSizeNote`; outside `bloom.*`: not a user option). */
-  val KeySetNoteOption = "bloomparquet.keySetNote"
-
-  /** A relation option saying the scan is in a subquery's own plan (set by `sql.SubqueryScans`): it
-   * declares no runtime-filter columns, so no pruning subquery is planned inside another subquery. */
-  val InSubqueryOption = "bloomparquet.inSubquery"
-
-  /** The relation options the extension's rules set: notes to the scan, not options for Spark's reader. */
-  val PlanNotes: Set[String] = Set(KeySetNoteOption, InSubqueryOption).map(_.toLowerCase(java.util.Locale.ROOT))
 }

@@ -1,9 +1,9 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{InListSubquery, PrunableJoin, PrunableSide, isDynamicPruning, withRelationOption}
+import io.bloomparquet.compat.CatalystPlans.{InListSubquery, PrunableJoin, PrunableSide, isDynamicPruning}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
-import io.bloomparquet.spark.BloomParquetTable
+import io.bloomparquet.spark.PlanNotes
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.PredicateHelper
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan, Project}
@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
  * key side's size: Spark cannot size it (an RDD built by a job, a Python UDF's output), it is
  * not data the driver holds (`KeySetSize`), and it is not hinted. The scan shows the note
  * under `KeySetLookup` in `explain()` with what to do. Runs after [[KeySetPruning]]; it
- * changes only the relation's options, which the scan builder reads.
+ * only notes the relation ([[PlanNotes]]).
  */
 final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
     with PredicateHelper {
@@ -53,7 +53,7 @@ final case class KeySetSizeNote(spark: SparkSession) extends Rule[LogicalPlan]
   private def mark(plan: LogicalPlan): LogicalPlan = plan match {
     case p @ Project(_, child) => p.copy(child = mark(child))
     case f @ Filter(_, child) => f.copy(child = mark(child))
-    case other => withRelationOption(other, BloomParquetTable.KeySetNoteOption, KeySetSizeNote.Text).getOrElse(other)
+    case other => PlanNotes.keySetNote(other, KeySetSizeNote.Text).getOrElse(other)
   }
 }
 

@@ -1,7 +1,7 @@
 package io.bloomparquet.sql
 
-import io.bloomparquet.compat.CatalystPlans.{V2Relation, isSubqueryRoot, withRelationOption}
-import io.bloomparquet.spark.BloomParquetTable
+import io.bloomparquet.compat.CatalystPlans.{V2Relation, isSubqueryRoot}
+import io.bloomparquet.spark.{BloomParquetTable, PlanNotes}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 
@@ -13,8 +13,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
  * subquery built on it: TPC-DS q14a grew to 273 pruning filters and 4.6x the nodes of Spark's
  * plan. The query's own scans keep theirs (the subquery's keys can still prune them), so at most
  * one level of pruning subqueries is planned over a subquery. A pre-CBO rule: it runs before the
- * scans are built, in every subquery's optimization; it only notes the relation (an option the
- * table's scan builder reads, [[BloomParquetTable.InSubqueryOption]]).
+ * scans are built, in every subquery's optimization; it only notes the relation ([[PlanNotes]]).
  */
 object SubqueryScans extends Rule[LogicalPlan] {
 
@@ -22,6 +21,6 @@ object SubqueryScans extends Rule[LogicalPlan] {
     if (!isSubqueryRoot(plan)) plan
     else plan.transformUp {
       case r @ V2Relation(_: BloomParquetTable, _) =>
-        withRelationOption(r, BloomParquetTable.InSubqueryOption, "true").getOrElse(r)
+        PlanNotes.inSubquery(r).getOrElse(r)
     }
 }

@@ -1,6 +1,7 @@
 package io.bloomparquet.sql
 
-import org.apache.spark.{SparkConf, SparkContext}
+import io.bloomparquet.testing.LocalSpark
+import org.apache.spark.SparkContext
 import org.apache.spark.bloomparquet.DriverHeldRdd
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, CreateArray, EqualTo, Explode}
 import org.apache.spark.sql.catalyst.plans.Inner
@@ -9,15 +10,17 @@ import org.apache.spark.sql.types.LongType
 
 /** Driver-held key sets are measured on the driver's data, without a job; anything else is unknown. */
 class KeySetSizeSuite extends munit.FunSuite {
+  // The forked JVM's one Spark (a second context would fail); this suite's jobs, if any, in a group of their own.
+  private val Group = "KeySetSizeSuite"
   private val sc = FunFixture[SparkContext](
-    _ => new SparkContext(new SparkConf().setMaster("local[1]").setAppName("KeySetSizeSuite").set("spark.ui.enabled", "false")),
-    _.stop())
+    _ => { val sc = LocalSpark.session.sparkContext; sc.setJobGroup(Group, Group); sc },
+    _.clearJobGroup())
 
   sc.test("parallelized byte batches through one-to-one maps: the batches' lengths, no job") { sc =>
     val batches = Seq.fill(4)(new Array[Byte](100))
     val rdd = sc.parallelize(batches, 2).map(identity).mapPartitions(identity)
     assertEquals(DriverHeldRdd.bytes(rdd, Long.MaxValue), Some(400L))
-    assertEquals(sc.statusTracker.getJobIdsForGroup(null).length, 0)
+    assertEquals(sc.statusTracker.getJobIdsForGroup(Group).length, 0)
   }
 
   sc.test("counting stops once past the limit") { sc =>
