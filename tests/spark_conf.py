@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import version
@@ -10,8 +11,12 @@ from typing import Any
 # The client's Spark is 3.x (3.5): no DataFrame.executionInfo, no Connect server in pyspark, no WITH options.
 SPARK3 = int(version("pyspark").split(".")[0]) < 4
 
-# Executors of local-cluster sessions: JVMs of their own, small heaps on 2 shared cores.
-CLUSTER_EXECUTORS = {"spark.executor.memory": "1g"}
+# Executors of local-cluster sessions: JVMs of their own, small heaps on 2 shared cores, and the driver's
+# test JVM flags (bin/test gives them to the drivers Spark launches: SPARK_SUBMIT_OPTS).
+CLUSTER_EXECUTORS = {
+    "spark.executor.memory": "1g",
+    "spark.executor.extraJavaOptions": os.environ.get("SPARK_SUBMIT_OPTS", "").strip(),
+}
 
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
