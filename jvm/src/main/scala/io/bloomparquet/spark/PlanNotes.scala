@@ -17,8 +17,6 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 final case class PlanNotes(keySetNote: Option[String], inSubquery: Boolean)
 
 object PlanNotes {
-  val none: PlanNotes = PlanNotes(keySetNote = None, inSubquery = false)
-
   private val KeySetNoteKey = "bloomparquet.keySetNote"
   private val InSubqueryKey = "bloomparquet.inSubquery"
   private val keys = Set(KeySetNoteKey, InSubqueryKey).map(_.toLowerCase(Locale.ROOT))
