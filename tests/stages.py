@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PINS = ROOT / "project" / "spark-versions.properties"
 CLUSTER = "local-cluster[2,1,1024]"
 # The test JVMs live minutes on 2 shared cores: C1 alone compiles what they run sooner than C2 pays back
-# (the suites take a third less time), and the serial collector spares them its threads. Spark's launcher adds
-# SPARK_SUBMIT_OPTS to every driver and Connect server it starts; the tests give local-cluster executors the same.
+# (suites of many short Spark jobs take a quarter to a third less time; long computations neither gain nor lose),
+# and the serial collector spares them its threads. Spark's launcher adds SPARK_SUBMIT_OPTS to every driver and
+# Connect server it starts; the tests give local-cluster executors the same.
 TEST_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
