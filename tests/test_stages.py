@@ -35,6 +35,15 @@ def test_a_whole_run_runs_every_stage_and_each_minor_stage_on_its_minors() -> No
     assert {r.minor or V.default for r in runs if r.stage == "connect"} >= {V.default, V.minors[0]}
 
 
+def test_every_suite_gives_spark_the_test_jvm_flags(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Spark's launcher adds SPARK_SUBMIT_OPTS to the JVMs it starts; flags already there are kept.
+    monkeypatch.setenv("SPARK_SUBMIT_OPTS", "-Dgiven=1")
+    for name, stage in st.stages(V).items():
+        for step in stage.steps(None, []):
+            if "pytest" in step.argv:
+                assert step.env["SPARK_SUBMIT_OPTS"] == f"-Dgiven=1 {st.TEST_JVM_FLAGS}", name
+
+
 def test_connect_stages_are_marked_so_none_overlap() -> None:
     # Each starts a Spark Connect server on its fixed port: the runner lets one run at a time.
     for name, stage in STAGES.items():
