@@ -1,6 +1,6 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.planning.{FileKey, FileOutcome, JudgedVersion}
+import io.bloomparquet.planning.{FileKey, JudgedVersion, PrunedFiles}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.sql.connector.read.InputPartition
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile}
@@ -40,10 +40,10 @@ object JudgedPartition {
 object JudgedFile {
 
   /** The files among `cut` whose splits changed, by path. */
-  def of(cut: Seq[CutSplit], outcomes: Map[FileKey, FileOutcome]): Map[String, JudgedFile] =
+  def of(cut: Seq[CutSplit], pruned: PrunedFiles): Map[String, JudgedFile] =
     cut.groupBy(_.file).flatMap { case (key, splits) =>
       val starts = splits.flatMap(_.became.map(_.start))
       if (!splits.exists(_.changed) || starts.isEmpty) None
-      else Some(key.path -> JudgedFile(JudgedVersion(key.length, key.modificationTime, outcomes(key).version), starts.min))
+      else Some(key.path -> JudgedFile(pruned.judged(key), starts.min))
     }
 }

@@ -2,7 +2,7 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.{ByteRange, DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
-import io.bloomparquet.planning.JudgedVersion
+import io.bloomparquet.planning.{JudgedVersion, KeptRowGroups}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool}
+import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -36,10 +36,10 @@ object SplitPruning {
         PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
           pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
     }
-    val outcomes = outcomesAt(site, keys, predicate, conf, settings)
+    val pruned = prunedFiles(site, keys, predicate, conf, settings)
     // A file that could not be read is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
-      Some(outcomes(key)).filter(_.failure.isEmpty)
+      Some(pruned(key)).filter(_.failure.isEmpty)
         .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes(predicate, settings)))
     }
     val cut = keyed.zip(plans).map {
@@ -48,8 +48,8 @@ object SplitPruning {
         CutSplit(split, key, plan.ranges.map(r => SparkCompat.withRange(split, r.start, r.length)))
     }
     val kept = cut.flatMap(_.became)
-    val counts = countsOf(counted.map(outcomes), outcomes.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
-    PrunedSplits(kept, counts, JudgedFile.of(cut, outcomes))
+    val counts = countsOf(counted.map(pruned(_)), pruned.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
+    PrunedSplits(kept, counts, JudgedFile.of(cut, pruned))
   }
 
   /**
@@ -90,11 +90,14 @@ object SplitPruning {
   }
 
   /**
-   * Each file's outcome where `site` says: on the driver, in a planning job, or in this task.
-   * Planning versions the files from a listing of each directory first ([[ListedVersions]]), not
-   * a status call per file.
+   * The files judged where `site` says: on the driver, in a planning job, or in this task. What
+   * every read path cuts from (V2 splits, a V1 or Delta scan's tasks). Planning versions the files
+   * from a listing of each directory first ([[ListedVersions]]), not a status call per file.
    */
-  def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+  def prunedFiles(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
+      settings: ReadSettings): PrunedFiles = PrunedFiles(outcomesAt(site, keys, predicate, conf, settings))
+
+  private def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
       settings: ReadSettings): Map[FileKey, FileOutcome] = site match {
     case PruningSite.Planning(spark) =>
       val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))

@@ -4,8 +4,8 @@ import java.util.Objects
 
 import io.bloomparquet.compat.ComputedKeySets
 import io.bloomparquet.options.SparkPushdown
+import io.bloomparquet.planning.KeptRowGroups
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.spark.KeptRowGroups
 import io.bloomparquet.spark.metrics.{PrunedFileIndex, PruningCounts}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession

@@ -7,9 +7,9 @@ import io.bloomparquet.delta.{DeltaReads, PhysicalColumns}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.compat.CatalystPlans.{FileRelation, PrunableJoin, PrunableSide, V1FileRelation}
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{BloomColumns, FileKey, KeySetSample}
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff, RowGroupVerdict}
-import io.bloomparquet.spark.{InTaskParquet, KeptRowGroups, PruningSite, SessionReadConfs, SplitPruning}
+import io.bloomparquet.planning.{BloomColumns, FileKey, KeptRowGroups, KeySetSample}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff}
+import io.bloomparquet.spark.{InTaskParquet, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
 import io.bloomparquet.sql.KeySetSize
 import org.apache.hadoop.conf.Configuration
@@ -216,19 +216,13 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       (Seq.empty, all, all, Map.empty[String, KeptRowGroups])
     } else {
       // Delta's files are matched by physical name, never by field id (see PhysicalColumns).
-      val outcomes = SplitPruning.outcomesAt(PruningSite.Planning(spark), keyed.map(_._2), predicate,
+      val pruned = SplitPruning.prunedFiles(PruningSite.Planning(spark), keyed.map(_._2), predicate,
         SparkCompat.newHadoopConf(spark, rel.options), settings.copy(fieldIdRead = false))
-      val kept = keyed.filter { case (_, key) =>
-        outcomes(key).failure.isDefined || outcomes(key).verdicts.contains(RowGroupVerdict.Keep)
-      }
-      val rowGroups = kept.flatMap { case (_, key) =>
-        KeptRowGroups.of(outcomes(key), key.length, key.modificationTime).map(key.path -> _)
-      }.toMap
-      val keptKeys = kept.map(_._2).toSet
-      val droppedOutcomes = keyed.collect { case (_, key) if !keptKeys(key) => outcomes(key) }
-      val counts = SplitPruning.countsOf(keyed.map(k => outcomes(k._2)), outcomes.values, 0, started)
+      val (kept, droppedFiles) = keyed.partition { case (_, key) => pruned.kept(key) }
+      val rowGroups = kept.flatMap { case (_, key) => pruned.keptRowGroups(key).map(key.path -> _) }.toMap
+      val counts = SplitPruning.countsOf(keyed.map(k => pruned(k._2)), pruned.values, 0, started)
       // The dropped files' verdicts, and all of this pruning's reads (a job's kept files included).
-      val dropped = SplitPruning.countsOf(droppedOutcomes, outcomes.values, 0, started)
+      val dropped = SplitPruning.countsOf(droppedFiles.map(k => pruned(k._2)), pruned.values, 0, started)
         .copy(filesPlannedOnExecutors = counts.filesPlannedOnExecutors)
       (kept.map(_._1), counts, dropped, rowGroups)
     }

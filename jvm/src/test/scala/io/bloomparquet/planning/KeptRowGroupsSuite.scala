@@ -1,15 +1,14 @@
-package io.bloomparquet.spark
+package io.bloomparquet.planning
 
 import java.nio.file.{Files, StandardOpenOption}
 
-import io.bloomparquet.planning.{FileOutcome, FileReads, FileVersion, JudgedVersion}
 import io.bloomparquet.compat.ByteRange
 import io.bloomparquet.pruning.RowGroupVerdict
 import io.bloomparquet.pruning.SplitPlanner.Span
 import org.apache.hadoop.conf.Configuration
 
 /**
- * What a task of a V1 scan reads of a file planning cut ([[PrunedScanFormat]]): the runs of
+ * What a task of a V1 scan reads of a file planning cut (`spark.PrunedScanFormat`): the runs of
  * kept row groups its split owns, and only while the file is the version planning judged.
  */
 class KeptRowGroupsSuite extends munit.FunSuite {
@@ -28,15 +27,18 @@ class KeptRowGroupsSuite extends munit.FunSuite {
     assertEquals(k.ranges(0, 500, gapBytes = 100), Seq(ByteRange(55, 445)))
   }
 
-  test("only files planning cut, read whole or not at all, carry no row groups") {
+  private val key = FileKey("file:/t/a.parquet", 500, 0)
+  private def keptOf(outcome: FileOutcome): Option[KeptRowGroups] = PrunedFiles(Map(key -> outcome)).keptRowGroups(key)
+
+  test("only files planning cut carry row groups: not those read whole or not at all") {
     val file = FileOutcome(spans, IndexedSeq.fill(4)(RowGroupVerdict.Keep), brokenFilters = 0, rowGroupsUnprobed = 0,
       version = FileVersion.NotOffered, failure = None, reads = FileReads.footerOnly(1), readByJob = false)
-    assertEquals(KeptRowGroups.of(file, 500, 0), None)
+    assertEquals(keptOf(file), None)
     val pruned = file.copy(verdicts = IndexedSeq.fill(4)(RowGroupVerdict.PrunedByBloomFilter))
-    assertEquals(KeptRowGroups.of(pruned, 500, 0), None)
-    assertEquals(KeptRowGroups.of(file.copy(failure = Some("unreadable")), 500, 0), None)
+    assertEquals(keptOf(pruned), None)
+    assertEquals(keptOf(file.copy(failure = Some("unreadable"))), None)
     val cut = file.copy(verdicts = file.verdicts.updated(2, RowGroupVerdict.PrunedByBloomFilter))
-    assertEquals(KeptRowGroups.of(cut, 500, 0).map(_.keep), Some(IndexedSeq(true, true, false, true)))
+    assertEquals(keptOf(cut).map(_.keep), Some(IndexedSeq(true, true, false, true)))
   }
 
   test("a task reads the file's row groups only while it is the version planning judged") {

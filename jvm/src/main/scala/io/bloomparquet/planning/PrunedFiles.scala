@@ -1,0 +1,37 @@
+package io.bloomparquet.planning
+
+import io.bloomparquet.pruning.RowGroupVerdict
+
+/**
+ * What planning made of the files it judged, by file: the one model every read path cuts from.
+ * A file's [[FileOutcome]] holds its row groups' verdicts, what judging it read and the version
+ * its file system offered; the rest follows from it and the file's listing: whether any of the
+ * file is read ([[kept]]), the version a task checks before reading what planning cut
+ * ([[judged]]), and the row groups such a task reads ([[keptRowGroups]]).
+ */
+final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome]) {
+
+  def apply(key: FileKey): FileOutcome = outcomes(key)
+
+  /** Every outcome, each file once: what the judging read, for the counts. */
+  def values: Iterable[FileOutcome] = outcomes.values
+
+  /** Whether `key` is read at all: a row group of it kept, or the file unreadable (then read whole). */
+  def kept(key: FileKey): Boolean = {
+    val o = outcomes(key)
+    o.failure.isDefined || o.verdicts.contains(RowGroupVerdict.Keep)
+  }
+
+  /** The version of `key` planning judged: its listed length and modification time, and what its file system offered. */
+  def judged(key: FileKey): JudgedVersion = JudgedVersion(key.length, key.modificationTime, outcomes(key).version)
+
+  /** `key`'s kept row groups, where planning read it and pruned some but not all of them. */
+  def keptRowGroups(key: FileKey): Option[KeptRowGroups] = {
+    val o = outcomes(key)
+    val keep = o.verdicts.indices.map(o.keep)
+    if (o.failure.isDefined || keep.forall(identity) || !keep.contains(true)) None
+    else Some(KeptRowGroups(o.spans, keep, judged(key)))
+  }
+
+  def ++(other: PrunedFiles): PrunedFiles = PrunedFiles(outcomes ++ other.outcomes)
+}
