@@ -13,7 +13,7 @@ final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome]) {
 
   def apply(key: FileKey): FileOutcome = outcomes(key)
 
-  /** Every outcome, each file once: what the judging read, for the counts. */
+  /** Every outcome: what the judging read, for the counts. */
   def values: Iterable[FileOutcome] = outcomes.values
 
   /** Whether `key` is read at all: a row group of it kept, or the file unreadable (then read whole). */
@@ -32,6 +32,4 @@ final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome]) {
     if (o.failure.isDefined || keep.forall(identity) || !keep.contains(true)) None
     else Some(KeptRowGroups(o.spans, keep, judged(key)))
   }
-
-  def ++(other: PrunedFiles): PrunedFiles = PrunedFiles(outcomes ++ other.outcomes)
 }
