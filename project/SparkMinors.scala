@@ -1,5 +1,6 @@
 import sbt._
 import sbt.Keys._
+import sbtassembly.AssemblyPlugin.autoImport._
 
 /** One supported Spark minor as project/spark-versions.properties pins it. */
 final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String], delta: Option[String]) {
@@ -127,12 +128,7 @@ object SparkMinors {
     name := "bloomparquet",
     // The coming per-minor Maven artifact: bloomparquet-spark-<minor>_<scala binary>.
     moduleName := s"bloomparquet-spark-${m.minor}",
-    scalaVersion := m.scala,
     Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
-    // Delta reads (spark.bloomparquet.delta.enabled) where Delta Lake has a release for the minor.
-    Compile / unmanagedSourceDirectories ++=
-      m.delta.map(_ => (LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta").toSeq,
-    libraryDependencies ++= m.deltaModules,
     // The Delta release's coordinate, for tools that start a Delta session (bloomparquet.delta_package()).
     // Written only when its text changes: a rewritten resource would package every jar anew on each build.
     Compile / resourceGenerators += Def.task {
@@ -152,7 +148,12 @@ object SparkMinors {
         if (!out.isFile || IO.read(out) != text) IO.write(out, text)
         out
       }
-    }.taskValue,
+    }.taskValue
+  ) ++ withDeltaIntegration(m) ++ compiledAgainstSpark(m) ++ VectorKernel.settings(m) ++ Shading.settings(m) ++ MavenArtifacts.settings(m)
+
+  /** The Spark a minor's classes compile against, and how: its Scala, its bytecode release, the same checks. */
+  private def compiledAgainstSpark(m: SparkMinor): Seq[Setting[_]] = Seq(
+    scalaVersion := m.scala,
     // Spark from Maven Central where it serves this minor; otherwise the pinned pyspark's jars.
     libraryDependencies ++= m.maven.map(v => "org.apache.spark" %% "spark-sql" % v % Provided).toSeq,
     Compile / unmanagedJars ++= {
@@ -162,7 +163,38 @@ object SparkMinors {
     javacOptions ++= Seq("--release", m.javaRelease.toString, "-Xlint:all,-options"),
     scalacOptions ++= Seq("-release", m.javaRelease.toString, "-deprecation", "-feature", "-unchecked",
       "-Xlint:_,-missing-interpolator")
-  ) ++ VectorKernel.settings(m) ++ Shading.settings(m) ++ MavenArtifacts.settings(m)
+  )
+
+  /** The Delta Lake integration's classes, where the minor has a Delta release, go into its jar: the loader that
+    * holds the jar loads them, and Delta's classes must be visible from there (delta.DeltaIntegration).
+    */
+  private def withDeltaIntegration(m: SparkMinor): Seq[Setting[_]] =
+    if (m.delta.isEmpty) Nil
+    else {
+      val delta = LocalProject(deltaProjectId(m))
+      Seq(assembly / fullClasspath ++= (delta / Compile / exportedProducts).value)
+    }
+
+  /** The sbt project of a minor's Delta Lake integration: `delta40`, `delta35`... */
+  def deltaProjectId(m: SparkMinor): String = "delta" + m.minor.replace(".", "")
+
+  /** The project building a minor's core classes: `jvm` for the default minor, else its own. */
+  private def coreProject(m: SparkMinor): LocalProject = LocalProject(if (m == default) "jvm" else m.projectId)
+
+  /** The Delta Lake integration for a minor with a Delta release (package `io.bloomparquet.delta.impl`): the only
+    * classes compiled against Delta, so the core cannot name Delta's. Its classes are packaged in the minor's jar.
+    */
+  def deltaProject(m: SparkMinor): Project =
+    Project(deltaProjectId(m), file("jvm") / "target" / s"build-delta-${m.minor}")
+      .dependsOn(coreProject(m))
+      .settings(compiledAgainstSpark(m))
+      .settings(
+        name := s"bloomparquet-delta-${m.minor}",
+        publish / skip := true,
+        libraryDependencies ++= m.deltaModules,
+        Compile / unmanagedSourceDirectories := Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta"),
+        Compile / unmanagedResourceDirectories := Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "resources-delta")
+      )
 
   /** A non-default minor: the `jvm` project's main sources built for it (`bin/sbt spark40/package`) into
     * jvm/target/spark-<minor>/bloomparquet.jar. Its tests are the cross-version pytest suite.
@@ -179,9 +211,12 @@ object SparkMinors {
         Compile / packageBin / artifactPath := jarPath((LocalRootProject / baseDirectory).value, m)
       )
 
-  /** `commands`, then `task` in each other minor's project (the only one holding its shim folders). */
+  /** `commands`, then `task` in each other minor's project (the only one holding its shim folders) and in one
+    * Delta integration's (all build the same sources).
+    */
   def withEveryOtherMinor(commands: Seq[String], task: String): String = {
-    val perMinor = others.map(m => s"${m.projectId}/$task")
+    val perMinor = others.map(m => s"${m.projectId}/$task") ++
+      all.filter(_.delta.isDefined).lastOption.map(m => s"${deltaProjectId(m)}/$task")
     (commands ++ perMinor).mkString("; ", "; ", "")
   }
 
@@ -196,5 +231,6 @@ object SparkMinors {
   * is a new project, with nothing to add to build.sbt.
   */
 object SparkMinorProjects extends AutoPlugin {
-  override def extraProjects: Seq[Project] = SparkMinors.others.map(SparkMinors.otherProject)
+  override def extraProjects: Seq[Project] =
+    SparkMinors.others.map(SparkMinors.otherProject) ++ SparkMinors.all.filter(_.delta.isDefined).map(SparkMinors.deltaProject)
 }

@@ -7,17 +7,12 @@ import org.apache.spark.sql.catalyst.rules.Rule
 
 /**
  * The session extension's rule for Delta Lake reads (`spark.bloomparquet.delta.enabled`).
- * Delta is optional: its classes are provided, and this jar holds the rule that uses them
- * (package `impl`, from jvm/src/main/scala-delta) only where Delta Lake has a release for the
- * jar's Spark minor. Without that rule, or without Delta's classes at run time, a session with the
- * conf on is refused, saying what is missing; with the conf off nothing of Delta is looked for.
- *
- * The rule is loaded by [[DeltaImpl]].
+ * Delta is optional: the rule that uses its classes is the [[DeltaIntegration]]'s, which this jar
+ * holds only where Delta Lake has a release for the jar's Spark minor. Without it, or without
+ * Delta's classes where this jar is loaded, a session with the conf on is refused, saying what is
+ * missing; with the conf off nothing of Delta is looked for.
  */
 object DeltaReads {
-
-  /** The rule compiled against Delta, where this jar's Spark minor has a Delta Lake release. */
-  val Impl = "io.bloomparquet.delta.impl.DeltaBloomPruning"
 
   def enabled(spark: SparkSession): Boolean = DeltaEnabled.from(spark.conf.getOption)
 
@@ -25,13 +20,12 @@ object DeltaReads {
   def rule(spark: SparkSession): Rule[LogicalPlan] = OnDemand(spark)
 
   final case class OnDemand(spark: SparkSession) extends Rule[LogicalPlan] {
-    // The context loader of the first query with the conf on: the one that sees Delta's packages.
     @transient private lazy val resolved: Rule[LogicalPlan] = resolve(spark)
     override def apply(plan: LogicalPlan): LogicalPlan = if (!enabled(spark)) plan else resolved(plan)
   }
 
   private def resolve(spark: SparkSession): Rule[LogicalPlan] =
-    DeltaImpl.load[Rule[LogicalPlan]](spark, Impl, s"set ${DeltaEnabled.key}=false").fold(Refused(spark, _), identity)
+    DeltaIntegration.load(s"set ${DeltaEnabled.key}=false").fold(Refused(spark, _), _.pruning(spark))
 
   /** With the conf on, every query fails, saying why; with it off the rule does nothing. */
   final case class Refused(spark: SparkSession, why: String) extends Rule[LogicalPlan] {

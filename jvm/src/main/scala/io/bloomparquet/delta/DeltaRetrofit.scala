@@ -29,7 +29,7 @@ trait PendingRetrofit {
   def resultsForPython: java.util.List[java.util.Map[String, Any]] = RetrofitJob.forPython(results)
 }
 
-/** Writes the new files of a Delta retrofit (`delta.impl.DeltaTableRetrofit`). */
+/** Writes the new files of a Delta retrofit ([[DeltaIntegration.retrofitter]]). */
 trait DeltaRetrofitter {
   def prepare(path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       conf: Map[String, String]): PendingRetrofit
@@ -42,8 +42,6 @@ trait DeltaRetrofitter {
  * vectors, partition values and tags carried over, no log entry written by hand.
  */
 object DeltaRetrofit extends TableRetrofit {
-  val Impl = "io.bloomparquet.delta.impl.DeltaTableRetrofit"
-
   override val format: String = "delta"
 
   override def run(spark: SparkSession, path: String, columns: Seq[String], fpp: Double,
@@ -54,9 +52,9 @@ object DeltaRetrofit extends TableRetrofit {
     require(columns.nonEmpty, "retrofit: give at least one column")
     OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString,
         OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
-    DeltaImpl.load[DeltaRetrofitter](spark, Impl, "run it where Delta Lake is loaded, on a Spark minor it has a release for")
+    DeltaIntegration.load("run it where Delta Lake is loaded, on a Spark minor it has a release for")
       .fold(why => throw new IllegalStateException(s"bloomparquet: retrofit of a Delta table is refused: $why"), identity)
-      .prepare(path, columns, fpp, overwrite, conf)
+      .retrofitter(spark).prepare(path, columns, fpp, overwrite, conf)
   }
 
   /** Prepares and commits; (the version committed, the results). */

@@ -18,7 +18,7 @@ import org.apache.spark.sql.types.StructType
 
 /**
  * What the table-property rule needs to know of an existing Delta table, from its snapshot
- * (`delta.impl.DeltaTableFactsOf`): the schema with column mapping's metadata, whether files name
+ * ([[DeltaIntegration.tableFacts]]): the schema with column mapping's metadata, whether files name
  * columns by their physical names, and bytes per row from the files' sizes and statistics.
  */
 final case class DeltaTableFacts(schema: StructType, mapped: Boolean, bytesPerRow: Option[Double])
@@ -103,12 +103,11 @@ final case class DeltaTableFilters(spark: SparkSession) extends Rule[LogicalPlan
     }
 
   private def factsOf(table: Table): DeltaTableFacts =
-    DeltaImpl.load[Table => DeltaTableFacts](spark, FactsImpl, s"remove the ${OptionRegistry.Columns.key} table property")
-      .fold(why => fail(why), identity)(table)
+    DeltaIntegration.load(s"remove the ${OptionRegistry.Columns.key} table property")
+      .fold(why => fail(why), _.tableFacts(spark, table))
 }
 
 object DeltaTableFilters {
-  val FactsImpl = "io.bloomparquet.delta.impl.DeltaTableFactsOf"
   private val ParquetBlockSize = "parquet.block.size"
   private val DefaultBlockSize = 128L << 20
   /** Rows of a row group where the table has no statistics yet: 128 MiB of 32-byte rows. */
