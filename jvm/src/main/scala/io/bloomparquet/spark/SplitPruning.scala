@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, PrunedFiles}
-import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, RowGroupVerdict, SplitPlanner}
+import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
@@ -48,7 +48,7 @@ object SplitPruning {
         CutSplit(split, key, plan.ranges.map(r => SparkCompat.withRange(split, r.start, r.length)))
     }
     val kept = cut.flatMap(_.became)
-    val counts = countsOf(counted.map(pruned(_)), pruned.values, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
+    val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
     PrunedSplits(kept, counts, JudgedFile.of(cut, pruned))
   }
 
@@ -62,32 +62,6 @@ object SplitPruning {
   def gapBytes(predicate: BloomPredicate, settings: ReadSettings): Long =
     if (SplitPlanner.readByAnyReader(predicate, settings.sparkInFilterThreshold)) settings.gapBytes else 0L
 
-  /**
-   * The counters of one pruning run: of the files it counts (`mine`: a file in several splits is
-   * counted once), and of the reads this JVM did (`all`).
-   */
-  def countsOf(mine: Seq[FileOutcome], all: Iterable[FileOutcome], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
-    val ok = mine.filter(_.failure.isEmpty)
-    PruningCounts(
-      filesTotal = mine.size,
-      filesPruned = ok.count(o => !o.verdicts.contains(RowGroupVerdict.Keep)),
-      rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
-      rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
-      rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
-      rowGroupsPrunedByDictionary = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByDictionary).toLong).sum,
-      dictionaryBytesRead = all.map(_.reads.dictionaryBytesRead).sum,
-      rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
-      rowGroupsReadInGaps = rowGroupsReadInGaps,
-      filterBytesRead = all.map(_.reads.filterBytesRead).sum,
-      filterReads = all.map(_.reads.filterReads.toLong).sum,
-      filtersReadInBlocks = all.map(_.reads.filtersReadInBlocks.toLong).sum,
-      footersRead = all.map(_.reads.footersRead.toLong).sum,
-      planningBytesRead = all.map(_.reads.planningBytesRead).sum,
-      brokenFilters = mine.map(_.brokenFilters.toLong).sum,
-      unreadableFiles = mine.count(_.failure.isDefined).toLong,
-      filesPlannedOnExecutors = mine.count(_.readByJob).toLong,
-      pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
-  }
 
   /**
    * The files judged where `site` says: on the driver, in a planning job, or in this task. What

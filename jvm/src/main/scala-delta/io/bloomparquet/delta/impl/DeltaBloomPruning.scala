@@ -220,9 +220,9 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
         SparkCompat.newHadoopConf(spark, rel.options), settings.copy(fieldIdRead = false))
       val (kept, droppedFiles) = keyed.partition { case (_, key) => pruned.kept(key) }
       val rowGroups = kept.flatMap { case (_, key) => pruned.keptRowGroups(key).map(key.path -> _) }.toMap
-      val counts = SplitPruning.countsOf(keyed.map(k => pruned(k._2)), pruned.values, 0, started)
+      val counts = PruningCounts.of(pruned, keyed.map(_._2), 0, started)
       // The dropped files' verdicts, and all of this pruning's reads (a job's kept files included).
-      val dropped = SplitPruning.countsOf(droppedFiles.map(k => pruned(k._2)), pruned.values, 0, started)
+      val dropped = PruningCounts.of(pruned, droppedFiles.map(_._2), 0, started)
         .copy(filesPlannedOnExecutors = counts.filesPlannedOnExecutors)
       (kept.map(_._1), counts, dropped, rowGroups)
     }

@@ -1,5 +1,9 @@
 package io.bloomparquet.spark.metrics
 
+import java.util.concurrent.TimeUnit
+
+import io.bloomparquet.planning.{FileKey, PrunedFiles}
+import io.bloomparquet.pruning.RowGroupVerdict
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 
 /** A summed metric; one subclass per metric because Spark instantiates them by class name. */
@@ -73,6 +77,38 @@ final case class PruningCounts(
     BloomMetrics.RowGroupsPrunedByDictionary -> rowGroupsPrunedByDictionary,
     BloomMetrics.DictionaryBytesRead -> dictionaryBytesRead
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
+}
+
+object PruningCounts {
+
+  /**
+   * The counters of one pruning run: of the files it counts (`counted`: a file in several splits is
+   * counted once), and of every read `pruned` took (a planning job's, of files counted elsewhere, too).
+   */
+  def of(pruned: PrunedFiles, counted: Seq[FileKey], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
+    val mine = counted.map(pruned(_))
+    val all = pruned.values
+    val ok = mine.filter(_.failure.isEmpty)
+    PruningCounts(
+      filesTotal = mine.size,
+      filesPruned = ok.count(o => !o.verdicts.contains(RowGroupVerdict.Keep)),
+      rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
+      rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
+      rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
+      rowGroupsPrunedByDictionary = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByDictionary).toLong).sum,
+      dictionaryBytesRead = all.map(_.reads.dictionaryBytesRead).sum,
+      rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
+      rowGroupsReadInGaps = rowGroupsReadInGaps,
+      filterBytesRead = all.map(_.reads.filterBytesRead).sum,
+      filterReads = all.map(_.reads.filterReads.toLong).sum,
+      filtersReadInBlocks = all.map(_.reads.filtersReadInBlocks.toLong).sum,
+      footersRead = all.map(_.reads.footersRead.toLong).sum,
+      planningBytesRead = all.map(_.reads.planningBytesRead).sum,
+      brokenFilters = mine.map(_.brokenFilters.toLong).sum,
+      unreadableFiles = mine.count(_.failure.isDefined).toLong,
+      filesPlannedOnExecutors = mine.count(_.readByJob).toLong,
+      pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+  }
 }
 
 object BloomMetrics {
