@@ -10,17 +10,14 @@ Spark's own package resolution, into an Ivy home of this module's."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from maven_release import PINS, REPO, ROOT, USER_ENV, VERSION, artifact, spark_submit
 
-from .test_maven_packages import PINS, REPO, VERSION, _artifact, _venv
-
-ROOT = Path(__file__).resolve().parents[2]
 SMOKE = Path(__file__).with_name("delta_smoke.py")
 MINOR = max(
     (k.removeprefix("delta.") for k in PINS if k.startswith("delta.")), key=lambda m: tuple(map(int, m.split(".")))
@@ -28,7 +25,6 @@ MINOR = max(
 DELTA = f"io.delta:delta-spark_{MINOR}_2.13:{PINS[f'delta.{MINOR}']}"
 EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension,io.bloomparquet.BloomParquetExtensions"
 CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
-USER_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
 
 
 @pytest.fixture(scope="module")
@@ -39,24 +35,15 @@ def ivy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _submit(ivy: Path, cwd: Path, *args: str) -> dict[str, object]:
-    venv = _venv(MINOR)
-    python = venv / "bin" / "python"
-    home = subprocess.run(
-        [str(python), "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    env = {**USER_ENV, "SPARK_HOME": home, "PYSPARK_PYTHON": str(python), "PYSPARK_DRIVER_PYTHON": str(python)}
-    cmd = [
-        str(venv / "bin" / "spark-submit"),
-        "--master", "local[2]",
-        "--conf", f"spark.jars.ivy={ivy}",
-        "--conf", f"spark.sql.extensions={EXTENSIONS}",
-        "--conf", f"spark.sql.catalog.spark_catalog={CATALOG}",
-        "--conf", "spark.driver.extraJavaOptions=--add-modules=jdk.incubator.vector",
-        *args,
-        str(SMOKE),
-    ]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=900)
+    """What delta_smoke.py saw, run by ``spark-submit`` with Delta's and our extensions and ``args``."""
+    conf = {
+        "spark.jars.ivy": str(ivy),
+        "spark.sql.extensions": EXTENSIONS,
+        "spark.sql.catalog.spark_catalog": CATALOG,
+        "spark.driver.extraJavaOptions": "--add-modules=jdk.incubator.vector",
+    }
+    confs = [a for k, v in conf.items() for a in ("--conf", f"{k}={v}")]
+    done = spark_submit(MINOR, ["--master", "local[2]", *confs, *args, str(SMOKE)], cwd, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -68,7 +55,7 @@ def _pruned(seen: dict[str, object]) -> None:
 
 
 def test_packages_both(ivy: Path, tmp_path: Path) -> None:
-    name, _ = _artifact(MINOR)
+    name, _ = artifact(MINOR)
     seen = _submit(
         ivy, tmp_path, "--packages", f"io.bloomparquet:{name}:{VERSION},{DELTA}", "--repositories", REPO.as_uri()
     )
@@ -76,7 +63,7 @@ def test_packages_both(ivy: Path, tmp_path: Path) -> None:
 
 
 def test_jars_both(ivy: Path, tmp_path: Path) -> None:
-    name, where = _artifact(MINOR)
+    name, where = artifact(MINOR)
     delta = sorted(str(j) for j in (ivy / "jars").glob("*.jar") if "bloomparquet" not in j.name)
     if not delta:  # Delta's jars, as --packages resolves them
         _submit(ivy, tmp_path, "--packages", DELTA)
@@ -85,7 +72,7 @@ def test_jars_both(ivy: Path, tmp_path: Path) -> None:
 
 
 def test_jar_above_deltas_loader_is_refused_saying_how_to_load_both(ivy: Path, tmp_path: Path) -> None:
-    name, where = _artifact(MINOR)
+    name, where = artifact(MINOR)
     jar = str(where / f"{name}-{VERSION}.jar")
     seen = _submit(ivy, tmp_path, "--driver-class-path", jar, "--jars", jar, "--packages", DELTA)
     assert "spark.bloomparquet.delta.enabled=true is refused" in str(seen.get("refused")), seen

@@ -7,34 +7,14 @@ scan task."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from maven_release import MINORS, PINS, REPO, VERSION, artifact, spark_submit, venv
 
-ROOT = Path(__file__).resolve().parents[2]
-REPO = ROOT / "jvm" / "target" / "release" / "maven"
-PINS = dict(
-    line.split("=", 1)
-    for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
-    if line.strip() and not line.startswith("#")
-)
-MINORS = sorted((k for k in PINS if re.fullmatch(r"\d+\.\d+", k)), key=lambda m: tuple(map(int, m.split("."))))
-VERSION = re.search(r'version := "([^"]+)"', (ROOT / "build.sbt").read_text()).group(1)  # type: ignore[union-attr]
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
-
-
-def _artifact(minor: str) -> tuple[str, Path]:
-    scala = ".".join(PINS[f"scala.{minor}"].split(".")[:2])
-    name = f"bloomparquet-spark-{minor}_{scala}"
-    return name, REPO / "io" / "bloomparquet" / name / VERSION
-
-
-def _venv(minor: str) -> Path:
-    return ROOT / (".venv" if PINS["default"] == minor else f".venvs/spark-{minor}")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -45,7 +25,7 @@ def published() -> None:
 
 @pytest.mark.parametrize("minor", MINORS)
 def test_every_minor_is_published_with_provided_dependencies_only(minor: str) -> None:
-    name, where = _artifact(minor)
+    name, where = artifact(minor)
     for suffix in (".jar", "-sources.jar", ".pom"):
         assert (where / f"{name}-{VERSION}{suffix}").is_file(), (name, suffix)
     pom = ET.parse(where / f"{name}-{VERSION}.pom").getroot()
@@ -67,19 +47,11 @@ def test_every_minor_is_published_with_provided_dependencies_only(minor: str) ->
 
 @pytest.mark.parametrize("minor", [MINORS[0], PINS["default"]])
 def test_spark_submit_packages_prunes_a_point_miss(minor: str, tmp_path: Path) -> None:
-    submit = _venv(minor) / "bin" / "spark-submit"
+    submit = venv(minor) / "bin" / "spark-submit"
     if not submit.is_file():
         pytest.fail(f"{submit} missing: bin/setup --all-sparks")
-    name, _ = _artifact(minor)
-    python = _venv(minor) / "bin" / "python"
-    home = subprocess.run(
-        [str(python), "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR")}
-    env.update(SPARK_HOME=home, PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python))
-    cmd = [
-        str(submit),
+    name, _ = artifact(minor)
+    args = [
         "--master", "local[2]",
         "--packages", f"io.bloomparquet:{name}:{VERSION}",
         "--repositories", REPO.as_uri(),
@@ -88,7 +60,7 @@ def test_spark_submit_packages_prunes_a_point_miss(minor: str, tmp_path: Path) -
         "--conf", "spark.driver.extraJavaOptions=--add-modules=jdk.incubator.vector",
         str(Path(__file__).with_name("packages_smoke.py")),
     ]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    done = spark_submit(minor, args, tmp_path)
     assert done.returncode == 0, done.stderr[-4000:]
     assert f"io.bloomparquet#{name};{VERSION} from" in done.stderr  # ivy's resolution report
     seen = json.loads(done.stdout.strip().splitlines()[-1])

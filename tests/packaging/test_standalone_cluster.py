@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -23,17 +22,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from maven_release import PINS, REPO, ROOT, VERSION
 
-ROOT = Path(__file__).resolve().parents[2]
-REPO = ROOT / "jvm" / "target" / "release" / "maven"
 TEST_JAR = ROOT / "jvm" / "target" / "bloomparquet-tests.jar"
-PINS = dict(
-    line.split("=", 1)
-    for line in (ROOT / "project" / "spark-versions.properties").read_text().splitlines()
-    if line.strip() and not line.startswith("#")
-)
 MINOR = PINS["default"]
-VERSION = re.search(r'version := "([^"]+)"', (ROOT / "build.sbt").read_text()).group(1)  # type: ignore[union-attr]
 ARTIFACT = f"bloomparquet-spark-{MINOR}_{'.'.join(PINS[f'scala.{MINOR}'].split('.')[:2])}"
 HOME = Path(subprocess.run([sys.executable, "-c", "import os, pyspark; print(os.path.dirname(pyspark.__file__))"],
                            capture_output=True, text=True, check=True).stdout.strip())  # fmt: skip
