@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bloomparquet.reference import SplitBlockBloomFilter, xxh64_plain
+from bloomparquet.reference import SplitBlockBloomFilter, digest, xxh64_plain
+from bloomparquet.tools import estimate
 
 from .plain import plain_bytes
 
@@ -96,3 +97,45 @@ def test_property_string_hashes(bridge, values: list[str]) -> None:
     encoded = [v.encode("utf-8") for v in values]
     jvm = np.frombuffer(bytes(bridge.hashPlain("BYTE_ARRAY", plain_bytes(encoded, "BYTE_ARRAY"), 0)), "<u8")
     assert np.array_equal(jvm, xxh64_plain(encoded, "BYTE_ARRAY"))
+
+
+@given(
+    log_blocks=st.integers(0, 12),
+    values=st.integers(0, 3000),
+    max_fpp=st.sampled_from([0.001, 0.01, 0.1]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_right_sized_filters_identical(bridge, log_blocks: int, values: int, max_fpp: float, seed: int) -> None:
+    """A digest's entries: the JVM's halving (sbbf.FilterFolding) == the reference's, and no value is lost."""
+    h = np.random.default_rng(seed).integers(0, 2**64, values, dtype=np.uint64)
+    ref = SplitBlockBloomFilter(32 << log_blocks)
+    ref.insert_hashes(h)
+    sized = digest.right_sized(ref, max_fpp)
+    assert bytes(bridge.rightSized(ref.to_bytes(), max_fpp)) == sized.to_bytes()
+    assert sized.check_hashes(h).all()
+    if sized.num_blocks > 1:
+        assert estimate.fpp(digest.fold(sized)) > max(max_fpp, estimate.fpp(ref))
+
+
+@pytest.mark.parametrize("kernel_name", ["scalar", "vector"])
+@given(blocks=st.integers(1, 64), entries=st.integers(1, 40), seed=st.integers(0, 2**32 - 1))
+def test_block_major_probe_identical(bridge, kernel_name: str, blocks: int, entries: int, seed: int) -> None:
+    """One row of a block-major class answers, per entry, what the entry's own filter answers: JVM kernels and
+    reference alike."""
+    if kernel_name == "vector":
+        _skip_unless_vector(bridge)
+    rng = np.random.default_rng(seed)
+    filters = []
+    for _ in range(entries):
+        f = SplitBlockBloomFilter(blocks * 32)
+        f.insert_hashes(rng.integers(0, 2**64, blocks * 20, dtype=np.uint64))
+        filters.append(f)
+    rows = digest.block_major(filters)
+    bitsets = b"".join(f.to_bytes() for f in filters)
+    for h in rng.integers(0, 2**64, 20, dtype=np.uint64):
+        own = np.array([f.check_hashes(np.array([h]))[0] for f in filters])
+        assert np.array_equal(digest.probe(rows, int(h)), own)
+        jvm = np.frombuffer(
+            bytes(bridge.probeBlockMajor(kernel_name, bitsets, entries, int(h.astype(np.int64)))), np.uint8
+        )
+        assert np.array_equal(jvm.astype(bool), own)

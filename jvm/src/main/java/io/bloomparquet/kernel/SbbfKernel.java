@@ -35,4 +35,11 @@ public interface SbbfKernel {
 
   /** True as soon as one of {@code hashes[from, to)} may be in the filter. */
   boolean checkAny(int[] words, long[] hashes, int from, int to);
+
+  /**
+   * {@code out[e]} = whether block {@code e} of {@code blocks} holds every bit {@code hash} sets in
+   * a block, for e in {@code [0, words.length / 8)}: the block index is not computed, as each block
+   * is the one {@code hash} picks in a filter of its own (a row of a block-major digest).
+   */
+  void checkEveryBlock(int[] blocks, long hash, boolean[] out);
 }

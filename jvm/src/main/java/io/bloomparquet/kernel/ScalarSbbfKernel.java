@@ -139,4 +139,20 @@ final class ScalarSbbfKernel implements SbbfKernel {
     }
     return false;
   }
+
+  @Override
+  public void checkEveryBlock(int[] blocks, long hash, boolean[] out) {
+    int key = (int) hash;
+    int m0 = 1 << ((key * S0) >>> 27), m1 = 1 << ((key * S1) >>> 27);
+    int m2 = 1 << ((key * S2) >>> 27), m3 = 1 << ((key * S3) >>> 27);
+    int m4 = 1 << ((key * S4) >>> 27), m5 = 1 << ((key * S5) >>> 27);
+    int m6 = 1 << ((key * S6) >>> 27), m7 = 1 << ((key * S7) >>> 27);
+    int n = blocks.length >>> 3;
+    for (int e = 0; e < n; e++) {
+      int b = e << 3;
+      int missing = (~blocks[b] & m0) | (~blocks[b + 1] & m1) | (~blocks[b + 2] & m2) | (~blocks[b + 3] & m3)
+          | (~blocks[b + 4] & m4) | (~blocks[b + 5] & m5) | (~blocks[b + 6] & m6) | (~blocks[b + 7] & m7);
+      out[e] = missing == 0;
+    }
+  }
 }

@@ -87,4 +87,13 @@ final class VectorSbbfKernel implements SbbfKernel {
     }
     return false;
   }
+
+  @Override
+  public void checkEveryBlock(int[] blocks, long hash, boolean[] out) {
+    IntVector m = mask((int) hash);
+    int n = blocks.length >>> 3;
+    for (int e = 0; e < n; e++) {
+      out[e] = IntVector.fromArray(BLOCK, blocks, e << 3).and(m).eq(m).allTrue();
+    }
+  }
 }

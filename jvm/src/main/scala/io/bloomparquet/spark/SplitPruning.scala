@@ -62,7 +62,6 @@ object SplitPruning {
   def gapBytes(predicate: BloomPredicate, settings: ReadSettings): Long =
     if (SplitPlanner.readByAnyReader(predicate, settings.sparkInFilterThreshold)) settings.gapBytes else 0L
 
-
   /**
    * The files judged where `site` says: on the driver, in a planning job, or in this task. What
    * every read path cuts from (V2 splits, a V1 or Delta scan's tasks). Planning versions the files

@@ -3,9 +3,10 @@ package io.bloomparquet.testing
 import java.nio.{ByteBuffer, ByteOrder}
 import java.util.Locale
 
+import io.bloomparquet.digest.BlockMajorClass
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import io.bloomparquet.python.PythonBridge.longs
-import io.bloomparquet.sbbf.{ParquetHash, SplitBlockBloomFilter}
+import io.bloomparquet.sbbf.{FilterFolding, ParquetHash, SplitBlockBloomFilter}
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter
 
 /**
@@ -56,6 +57,26 @@ object TestBridge {
         hs.map(f.findHash)
       } else SplitBlockBloomFilter.fromBytes(bitset, 0, bitset.length, kernel(kernelName)).checkHashes(hs)
     answers.map(b => if (b) 1.toByte else 0.toByte)
+  }
+
+  /** `bitset` halved while its false-positive rate stays at most `maxFpp` (or its own), as the digest sizes entries. */
+  def rightSized(bitset: Array[Byte], maxFpp: Double): Array[Byte] = {
+    val words = FilterFolding.rightSized(SplitBlockBloomFilter.fromBytes(bitset).words, maxFpp)
+    val buf = ByteBuffer.allocate(words.length * 4).order(ByteOrder.LITTLE_ENDIAN)
+    buf.asIntBuffer().put(words)
+    buf.array()
+  }
+
+  /**
+   * One byte (0/1) per entry: may entry e hold `hash`, asked of the block-major class of `entries`
+   * filters of equal size (`bitsets` back to back) through `kernelName`, reading only `hash`'s row.
+   */
+  def probeBlockMajor(kernelName: String, bitsets: Array[Byte], entries: Int, hash: Long): Array[Byte] = {
+    val size = bitsets.length / entries
+    val filters = (0 until entries).map(e => SplitBlockBloomFilter.fromBytes(bitsets, e * size, size, kernel("scalar")).words)
+    val c = BlockMajorClass(size / 32, entries)
+    val row = BlockMajorClass.rowOf(BlockMajorClass.transpose(filters), c, c.row(hash))
+    BlockMajorClass.probe(row, hash, kernel(kernelName)).map(b => if (b) 1.toByte else 0.toByte)
   }
 
   /**
