@@ -1,10 +1,15 @@
-"""Reference of a bloom digest's parts, in numpy: filters halved without their values, and a size
-class of filters stored block-major (row ``b`` holds block ``b`` of every entry), probed one row
-per value. Cross-verifies the JVM's ``sbbf.FilterFolding`` and ``digest.BlockMajorClass``."""
+"""Reference of a bloom digest, in numpy: filters halved without their values, size classes of
+filters stored block-major (row ``b`` holds block ``b`` of every entry) and probed one row per
+value, and the digest file (a Puffin file) read whole. Cross-verifies the JVM's
+``sbbf.FilterFolding`` and package ``digest``."""
 
 from __future__ import annotations
 
+import json
+import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,3 +67,99 @@ def probe(rows: np.ndarray, hash_: int) -> np.ndarray:
     return np.array(
         [SplitBlockBloomFilter.from_bytes(block.astype("<u4").tobytes()).check_hashes(one)[0] for block in row]
     )
+
+
+_File = tuple[str, int, int, str | None, list[tuple[int, int, int]]]
+_Class = tuple[str, int, list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class DigestClass:
+    """A size class of one column: its entries ``(file, row_group)`` and their block-major words."""
+
+    column: str
+    entries: list[tuple[int, int]]
+    rows: np.ndarray  # (num_blocks, entries, 8) uint32
+
+
+@dataclass(frozen=True)
+class Digest:
+    """A bloom digest read whole: its files ``(path, length, mtime, etag, row groups)``, classes and bound."""
+
+    files: list[_File]
+    classes: list[DigestClass]
+    fpp: float
+    properties: dict[str, str]
+
+    def may_hold(self, column: str, hash_: int) -> set[tuple[int, int]]:
+        """The ``(file, row_group)`` entries of ``column`` whose filter may hold the value of ``hash_``."""
+        out: set[tuple[int, int]] = set()
+        for c in self.classes:
+            if c.column == column:
+                out.update(e for e, hit in zip(c.entries, probe(c.rows, hash_), strict=True) if hit)
+        return out
+
+
+_MAGIC = b"PFA1"
+
+
+def read_digest(data: bytes) -> Digest:
+    """A digest file (a Puffin file: ``PFA1``, blobs, JSON footer) read whole, as the JVM writes it.
+
+    Raises
+    ------
+    ValueError
+        ``data`` is not a whole digest.
+    """
+    if len(data) < 20 or data[:4] != _MAGIC or data[-4:] != _MAGIC:
+        raise ValueError("not a Puffin file")
+    size, flags = struct.unpack_from("<ii", data, len(data) - 12)
+    start = len(data) - 12 - size - 4
+    if flags != 0 or start < 4 or data[start : start + 4] != _MAGIC:
+        raise ValueError("not a Puffin footer")
+    footer = json.loads(data[start + 4 : start + 4 + size].decode("utf-8"))
+    blobs = footer["blobs"]
+    (index,) = (b for b in blobs if b["type"] == "bloomparquet-digest-index-v1")
+    files, classes, fpp = _index(data[index["offset"] : index["offset"] + index["length"]])
+    class_blobs = [b for b in blobs if b["type"] == "bloomparquet-sbbf-block-major-v1"]
+    read = []
+    for (column, blocks, entries), blob in zip(classes, class_blobs, strict=True):
+        payload = data[blob["offset"] : blob["offset"] + blob["length"]]
+        rows = np.frombuffer(payload, dtype="<u4").astype(np.uint32).reshape(blocks, len(entries), 8)
+        read.append(DigestClass(column, entries, rows))
+    return Digest(files, read, fpp, footer.get("properties", {}))
+
+
+def _index(blob: bytes) -> tuple[list[_File], list[_Class], float]:
+    at = 0
+
+    def take(fmt: str) -> tuple[Any, ...]:
+        nonlocal at
+        out = struct.unpack_from(fmt, blob, at)
+        at += struct.calcsize(fmt)
+        return out
+
+    def string() -> str:
+        nonlocal at
+        (n,) = take("<i")
+        at += n
+        return blob[at - n : at].decode("utf-8")
+
+    version, fpp = take("<id")
+    if version != 1:
+        raise ValueError(f"digest index version {version}")
+    files: list[_File] = []
+    for _ in range(take("<i")[0]):
+        path = string()
+        length, mtime = take("<qq")
+        etag = string() or None
+        row_groups = [(int(a), int(b), int(c)) for a, b, c in (take("<qqq") for _ in range(take("<i")[0]))]
+        files.append((path, length, mtime, etag, row_groups))
+    classes: list[_Class] = []
+    for _ in range(take("<i")[0]):
+        column = string()
+        blocks, n = take("<ii")
+        classes.append((column, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))]))
+    if at != len(blob):
+        raise ValueError("bytes after the digest index")
+    return files, classes, fpp

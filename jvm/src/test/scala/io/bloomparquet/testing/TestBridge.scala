@@ -3,7 +3,7 @@ package io.bloomparquet.testing
 import java.nio.{ByteBuffer, ByteOrder}
 import java.util.Locale
 
-import io.bloomparquet.digest.BlockMajorClass
+import io.bloomparquet.digest.{BlockMajorClass, BloomDigest, DigestEntry, DigestFile, DigestFilter, DigestRowGroup, RowRead}
 import io.bloomparquet.kernel.{SbbfKernel, SbbfKernels}
 import io.bloomparquet.python.PythonBridge.longs
 import io.bloomparquet.sbbf.{FilterFolding, ParquetHash, SplitBlockBloomFilter}
@@ -77,6 +77,36 @@ object TestBridge {
     val c = BlockMajorClass(size / 32, entries)
     val row = BlockMajorClass.rowOf(BlockMajorClass.transpose(filters), c, c.row(hash))
     BlockMajorClass.probe(row, hash, kernel(kernelName)).map(b => if (b) 1.toByte else 0.toByte)
+  }
+
+  private def ints(bytes: Array[Byte]): Array[Int] = BloomDigest.words(bytes)
+
+  /**
+   * A digest, as the JVM writes it, of filter i (`bitsets` back to back, `sizes(i)` bytes each) on
+   * column `columns(i)` (newline-separated) of row group `rowGroups(i)` of file `files(i)`; file f
+   * has `rowGroupsPerFile(f)` row groups. Integer arrays as little-endian int32.
+   */
+  def writeDigest(columns: String, files: Array[Byte], rowGroups: Array[Byte], sizes: Array[Byte], bitsets: Array[Byte],
+      rowGroupsPerFile: Array[Byte], fpp: Double): Array[Byte] = {
+    val digestFiles = ints(rowGroupsPerFile).toIndexedSeq.zipWithIndex.map { case (n, f) =>
+      DigestFile(s"part-$f.parquet", 1000L + f, 1L + f, None, IndexedSeq.tabulate(n)(rg => DigestRowGroup(4L + rg, 1, 1)))
+    }
+    val offsets = ints(sizes).scanLeft(0)(_ + _)
+    val filters = columns.split('\n').toSeq.zipWithIndex.map { case (column, i) =>
+      val words = ints(java.util.Arrays.copyOfRange(bitsets, offsets(i), offsets(i + 1)))
+      DigestFilter(column, DigestEntry(ints(files)(i), ints(rowGroups)(i)), words)
+    }
+    val out = new java.io.ByteArrayOutputStream()
+    BloomDigest.write(out, digestFiles, filters, fpp, Map("created-by" -> "bloomparquet TestBridge"))
+    out.toByteArray
+  }
+
+  /** The entries of `column` a digest says may hold `hash`, as (file, row group) int32 pairs, probed through `kernelName`. */
+  def digestMayHold(kernelName: String, digest: Array[Byte], column: String, hash: Long): Array[Byte] = {
+    val open = BloomDigest.open(digest, digest.length).fold(why => throw new IllegalArgumentException(why), identity)
+    def rowWords(r: RowRead): Array[Int] = ints(java.util.Arrays.copyOfRange(digest, r.offset.toInt, (r.offset + r.length).toInt))
+    val entries = open.mayHold(column, Array(hash), rowWords, kernel(kernelName)).toSeq.sortBy(e => (e.file, e.rowGroup))
+    BloomDigest.bytes(entries.flatMap(e => Seq(e.file, e.rowGroup)).toArray)
   }
 
   /**

@@ -1,0 +1,110 @@
+package io.bloomparquet.digest
+
+import java.io.OutputStream
+import java.nio.{ByteBuffer, ByteOrder}
+
+import io.bloomparquet.digest.PuffinFile.NewBlob
+import io.bloomparquet.kernel.SbbfKernel
+import io.bloomparquet.sbbf.FilterFolding
+
+/** The filter of `column` in one row group of a digested file (`entry`), as its file stores it. */
+final case class DigestFilter(column: String, entry: DigestEntry, words: Array[Int])
+
+/** One row of one size class a probe reads: where it lies in the digest file. */
+final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
+
+/**
+ * A bloom digest opened from its file's tail: the footer, the index, and the blob of each of the
+ * index's classes. Probing a value reads one row of each class of its column ([[reads]]), then
+ * answers which entries may hold it ([[mayHold]]).
+ */
+final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs: IndexedSeq[PuffinBlob]) {
+
+  /** The rows `hashes` need on `column`: per class of the column, each row once, ascending. */
+  def reads(column: String, hashes: Array[Long]): Seq[RowRead] =
+    index.classes.indices.filter(index.classes(_).column == column).flatMap { i =>
+      val layout = index.classes(i).layout
+      layout.rows(hashes).toSeq.map(r => RowRead(i, r, classBlobs(i).offset + layout.rowOffset(r), layout.rowBytes))
+    }
+
+  /**
+   * The entries of `column` that may hold one of `hashes`, given the words of each row [[reads]]
+   * named. An entry absent from the answer holds none of them, as its own filter would have said.
+   */
+  def mayHold(column: String, hashes: Array[Long], rowWords: RowRead => Array[Int], kernel: SbbfKernel): Set[DigestEntry] =
+    reads(column, hashes).flatMap { read =>
+      val c = index.classes(read.classIndex)
+      val words = rowWords(read)
+      hashes.iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
+        BlockMajorClass.probe(words, h, kernel).iterator.zipWithIndex.collect { case (true, e) => c.entries(e) }
+      }
+    }.toSet
+}
+
+/**
+ * A table's bloom digest, written from the filters already in its files: each row group's filter
+ * right-sized ([[FilterFolding.rightSized]]) and grouped by column and block count into size classes,
+ * each class a Puffin blob stored block-major, and the [[DigestIndex]] last, so one read of the
+ * file's tail brings footer and index.
+ */
+object BloomDigest {
+  val ClassBlobType: String = "bloomparquet-sbbf-block-major-v1"
+
+  /** Writes the digest of `files` and their `filters`, folded to at most `fpp` (or their own rate); returns its footer. */
+  def write(out: OutputStream, files: IndexedSeq[DigestFile], filters: Seq[DigestFilter], fpp: Double,
+      properties: Map[String, String]): PuffinFooter = {
+    val sized = filters.map(f => f.copy(words = FilterFolding.rightSized(f.words, fpp)))
+    val classes = sized.groupBy(f => (f.column, f.words.length / 8)).toSeq.sortBy(_._1).map { case ((column, blocks), fs) =>
+      val ordered = fs.sortBy(f => (f.entry.file, f.entry.rowGroup)).toIndexedSeq
+      (DigestClass(column, blocks, ordered.map(_.entry)), ordered.map(_.words))
+    }
+    val index = DigestIndex(files, classes.map(_._1).toIndexedSeq, fpp)
+    val classBlobs = classes.map { case (c, words) =>
+      NewBlob(ClassBlobType, Nil, Map("column" -> c.column, "blocks" -> c.blocks.toString, "entries" -> c.entries.size.toString),
+        bytes(BlockMajorClass.transpose(words)))
+    }
+    PuffinFile.write(out, classBlobs :+ NewBlob(DigestIndex.BlobType, Nil, Map.empty, DigestIndex.encode(index)), properties)
+  }
+
+  /**
+   * The digest whose file (of `fileLength` bytes) ends with `tail`, or why it is not a whole, known
+   * digest: a damaged footer, no index or an index of another version, or class blobs that do not
+   * match the index (column, block count, entries, length). Blobs of other types are left alone.
+   */
+  def open(tail: Array[Byte], fileLength: Long): Either[String, OpenDigest] =
+    PuffinFile.footer(tail, fileLength).flatMap { footer =>
+      val tailStart = fileLength - tail.length
+      footer.blobs.filter(_.kind == DigestIndex.BlobType) match {
+        case Seq(blob) if blob.offset >= tailStart =>
+          val at = (blob.offset - tailStart).toInt
+          DigestIndex.decode(java.util.Arrays.copyOfRange(tail, at, at + blob.length.toInt)).flatMap { index =>
+            val classBlobs = footer.blobs.filter(_.kind == ClassBlobType).toIndexedSeq
+            val mismatch = index.classes.indices.find { i =>
+              val c = index.classes(i)
+              i >= classBlobs.size || classBlobs(i).length != c.layout.bytes ||
+              !classBlobs(i).properties.get("column").contains(c.column) ||
+              !classBlobs(i).properties.get("blocks").contains(c.blocks.toString)
+            }
+            if (classBlobs.size != index.classes.size) Left(s"${classBlobs.size} class blobs for ${index.classes.size} classes")
+            else mismatch.map(i => s"class blob $i does not match the index's class ${index.classes(i)}")
+              .toLeft(OpenDigest(footer, index, classBlobs))
+          }
+        case Seq(blob) => Left(s"the index starts at ${blob.offset}, before the ${tail.length} bytes read")
+        case found => Left(s"${found.size} digest indexes")
+      }
+    }
+
+  /** Little-endian bytes of `words`, as a filter's bitset is stored. */
+  def bytes(words: Array[Int]): Array[Byte] = {
+    val buf = ByteBuffer.allocate(words.length * 4).order(ByteOrder.LITTLE_ENDIAN)
+    buf.asIntBuffer().put(words)
+    buf.array()
+  }
+
+  /** The words of little-endian `bytes` (a row read from a class blob). */
+  def words(bytes: Array[Byte]): Array[Int] = {
+    val out = new Array[Int](bytes.length / 4)
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out)
+    out
+  }
+}

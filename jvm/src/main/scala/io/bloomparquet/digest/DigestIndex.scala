@@ -1,0 +1,130 @@
+package io.bloomparquet.digest
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.{BufferUnderflowException, ByteBuffer, ByteOrder}
+
+/** A row group of a digested file: its bytes (what a split of it reads) and its rows. */
+final case class DigestRowGroup(start: Long, length: Long, rows: Long)
+
+/**
+ * A data file as a digest covers it: its path relative to the table's root, the version its
+ * filters were read from (length, modification time, and the etag where the store gave one), and
+ * its row groups. An entry holds only for this version of the file.
+ */
+final case class DigestFile(path: String, length: Long, modificationTime: Long, etag: Option[String],
+    rowGroups: IndexedSeq[DigestRowGroup])
+
+/** An entry of a size class: row group `rowGroup` of file `file` (indexes into the digest's files). */
+final case class DigestEntry(file: Int, rowGroup: Int)
+
+/**
+ * A size class of one column: its entries' filters all have `blocks` blocks and are stored
+ * block-major in a blob of their own ([[BlockMajorClass]]); entry i is block i of each row.
+ */
+final case class DigestClass(column: String, blocks: Int, entries: IndexedSeq[DigestEntry]) {
+  def layout: BlockMajorClass = BlockMajorClass(blocks, entries.size)
+}
+
+/**
+ * What planning reads of a digest before any filter bit: the files it covers and, per column, its
+ * size classes (the entries, not their blocks), and the false-positive bound entries were folded to.
+ * Stored as the digest's last blob, so one read of the file's tail brings it with the footer.
+ */
+final case class DigestIndex(files: IndexedSeq[DigestFile], classes: IndexedSeq[DigestClass], fpp: Double) {
+
+  /** The row groups a column's filters cover: a row group without a filter on it is never pruned by the digest. */
+  def covered(column: String): Set[DigestEntry] = classes.filter(_.column == column).flatMap(_.entries).toSet
+}
+
+object DigestIndex {
+  val BlobType: String = "bloomparquet-digest-index-v1"
+  private val Version = 1
+
+  /** The index as its blob holds it: little-endian, strings as a 4-byte length and UTF-8 bytes. */
+  def encode(index: DigestIndex): Array[Byte] = {
+    val out = new java.io.ByteArrayOutputStream()
+    val w = new LittleEndian(out)
+    w.int(Version)
+    w.double(index.fpp)
+    w.int(index.files.size)
+    index.files.foreach { f =>
+      w.string(f.path)
+      w.long(f.length)
+      w.long(f.modificationTime)
+      w.string(f.etag.getOrElse(""))
+      w.int(f.rowGroups.size)
+      f.rowGroups.foreach { rg => w.long(rg.start); w.long(rg.length); w.long(rg.rows) }
+    }
+    w.int(index.classes.size)
+    index.classes.foreach { c =>
+      w.string(c.column)
+      w.int(c.blocks)
+      w.int(c.entries.size)
+      c.entries.foreach { e => w.int(e.file); w.int(e.rowGroup) }
+    }
+    out.toByteArray
+  }
+
+  /** The index a blob holds, or why it is not one this reader knows (another version, truncated, inconsistent). */
+  def decode(blob: Array[Byte]): Either[String, DigestIndex] =
+    try {
+      val in = ByteBuffer.wrap(blob).order(ByteOrder.LITTLE_ENDIAN)
+      val version = in.getInt()
+      if (version != Version) Left(s"digest index version $version; this reader knows $Version")
+      else {
+        val fpp = in.getDouble()
+        val files = IndexedSeq.fill(count(in, 8)) {
+          val path = string(in)
+          val length = in.getLong()
+          val mtime = in.getLong()
+          val etag = Some(string(in)).filter(_.nonEmpty)
+          DigestFile(path, length, mtime, etag,
+            IndexedSeq.fill(count(in, 24))(DigestRowGroup(in.getLong(), in.getLong(),
+                in.getLong())))
+        }
+        val classes = IndexedSeq.fill(count(in, 12)) {
+          val column = string(in)
+          val blocks = in.getInt()
+          DigestClass(column, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
+        }
+        val index = DigestIndex(files, classes, fpp)
+        if (in.hasRemaining) Left(s"${in.remaining} bytes after the digest index")
+        else consistency(index).toLeft(index)
+      }
+    } catch {
+      case e @ (_: BufferUnderflowException | _: IllegalArgumentException) => Left(s"truncated digest index: $e")
+    }
+
+  /** Why an index that parsed is still unusable, if it is. */
+  private def consistency(index: DigestIndex): Option[String] = {
+    val badClass = index.classes.find(c => c.blocks < 1 || c.entries.isEmpty)
+    val badEntry = index.classes.iterator.flatMap(c => c.entries.iterator.map(c -> _)).find { case (_, e) =>
+      e.file < 0 || e.file >= index.files.size || e.rowGroup < 0 || e.rowGroup >= index.files(e.file).rowGroups.size
+    }
+    badClass.map(c => s"class of ${c.column} with ${c.blocks} blocks and ${c.entries.size} entries")
+      .orElse(badEntry.map { case (c, e) => s"entry $e of ${c.column} names no row group of the index" })
+      .orElse(Some(s"false-positive bound ${index.fpp}").filterNot(_ => index.fpp > 0 && index.fpp < 1))
+  }
+
+  /** A count read from the blob, checked against the bytes left (each item at least `minBytes`). */
+  private def count(in: ByteBuffer, minBytes: Int): Int = {
+    val n = in.getInt()
+    if (n < 0 || n.toLong * minBytes > in.remaining) throw new IllegalArgumentException(s"count $n with ${in.remaining} bytes left")
+    n
+  }
+
+  private def string(in: ByteBuffer): String = {
+    val n = count(in, 1)
+    val bytes = new Array[Byte](n)
+    in.get(bytes)
+    new String(bytes, UTF_8)
+  }
+
+  private final class LittleEndian(out: java.io.OutputStream) {
+    private val buf = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
+    def int(v: Int): Unit = { buf.clear(); buf.putInt(v); out.write(buf.array(), 0, 4) }
+    def long(v: Long): Unit = { buf.clear(); buf.putLong(v); out.write(buf.array(), 0, 8) }
+    def double(v: Double): Unit = long(java.lang.Double.doubleToLongBits(v))
+    def string(s: String): Unit = { val b = s.getBytes(UTF_8); int(b.length); out.write(b) }
+  }
+}

@@ -1,0 +1,130 @@
+package io.bloomparquet.digest
+
+import java.io.ByteArrayOutputStream
+import java.util.SplittableRandom
+
+import io.bloomparquet.kernel.KernelSuite
+import io.bloomparquet.sbbf.{FillEstimates, FilterFolding, SplitBlockBloomFilter}
+
+/**
+ * A digest written from row groups' filters answers, for every entry, what the entry's right-sized
+ * filter answers: never less than the row group's own filter (no value lost), reading one row per
+ * size class and value. A damaged digest is refused with a reason.
+ */
+class BloomDigestSuite extends KernelSuite {
+  private val random = new SplittableRandom(42)
+  // Filters as writers size them: parquet-java's oversized defaults, exact sizes, and block counts that are not powers of two.
+  private val sizes = Seq(1024, 64, 37, 8)
+  private val files = IndexedSeq.tabulate(30) { f =>
+    DigestFile(s"part-$f.parquet", 1000L + f, 1700000000000L + f, if (f % 2 == 0) Some(s"etag-$f") else None,
+      IndexedSeq.tabulate(1 + f % 4)(rg => DigestRowGroup(4L + 100 * rg, 100, 1000)))
+  }
+  /** Per row group: its k values (hashes) and its own filters on k and, for some row groups only, on email. */
+  private val values: Map[DigestEntry, Array[Long]] = (for {
+    (file, f) <- files.zipWithIndex
+    rg <- file.rowGroups.indices
+  } yield DigestEntry(f, rg) -> Array.fill(50 + random.nextInt(200))(random.nextLong())).toMap
+  private val filters: Seq[DigestFilter] = values.toSeq.flatMap { case (entry, hashes) =>
+    def filter(blocks: Int): Array[Int] = {
+      val sbbf = SplitBlockBloomFilter(blocks * 32)
+      hashes.foreach(sbbf.insertHash)
+      sbbf.words
+    }
+    val k = DigestFilter("k", entry, filter(sizes((entry.file + entry.rowGroup) % sizes.size)))
+    if (entry.rowGroup == 0) Seq(k, DigestFilter("email", entry, filter(256))) else Seq(k)
+  }
+  private val fpp = 0.01
+  private val bytes: Array[Byte] = {
+    val out = new ByteArrayOutputStream()
+    BloomDigest.write(out, files, filters, fpp, Map("created-by" -> "bloomparquet test"))
+    out.toByteArray
+  }
+  private lazy val digest: OpenDigest = BloomDigest.open(bytes, bytes.length).fold(why => fail(why), identity)
+
+  private def rowWords(read: RowRead): Array[Int] =
+    BloomDigest.words(java.util.Arrays.copyOfRange(bytes, read.offset.toInt, (read.offset + read.length).toInt))
+
+  private def own(column: String, entry: DigestEntry): Option[SplitBlockBloomFilter] =
+    filters.find(f => f.column == column && f.entry == entry).map { f =>
+      val sbbf = SplitBlockBloomFilter(f.words.length * 4)
+      System.arraycopy(f.words, 0, sbbf.words, 0, f.words.length)
+      sbbf
+    }
+
+  for (name <- kernelNames) test(s"$name: every value of every row group is found in its entry; misses answer as the folded filters") {
+    val k = kernel(name)
+    for ((entry, hashes) <- values; h <- hashes.take(20))
+      assert(digest.mayHold("k", Array(h), rowWords, k).contains(entry), s"$entry lost $h")
+    for (_ <- 0 until 300) {
+      val h = random.nextLong()
+      val expected = values.keySet.filter { e =>
+        val f = own("k", e).get
+        val sbbf = SplitBlockBloomFilter(FilterFolding.rightSized(f.words, fpp).length * 4)
+        System.arraycopy(FilterFolding.rightSized(f.words, fpp), 0, sbbf.words, 0, sbbf.words.length)
+        sbbf.mightContain(h)
+      }
+      assertEquals(digest.mayHold("k", Array(h), rowWords, k), expected)
+      assert(values.keySet.filter(e => own("k", e).get.mightContain(h)).subsetOf(expected), "never less than the own filters")
+    }
+  }
+
+  test("a probe reads one row per size class of its column; an IN list at most one per value and class") {
+    val h = random.nextLong()
+    val classes = digest.index.classes.count(_.column == "k")
+    assertEquals(digest.reads("k", Array(h)).size, classes)
+    assert(digest.reads("k", Array.fill(5)(random.nextLong())).size <= 5 * classes)
+    assertEquals(digest.reads("email", Array(h)).size, digest.index.classes.count(_.column == "email"))
+    assertEquals(digest.reads("other", Array(h)), Nil)
+    val in = Array.fill(5)(random.nextLong())
+    assertEquals(digest.mayHold("k", in, rowWords, kernel("scalar")),
+      in.flatMap(x => digest.mayHold("k", Array(x), rowWords, kernel("scalar"))).toSet)
+  }
+
+  test("the index: files with their versions and row groups; a column covers only the row groups with a filter on it") {
+    assertEquals(digest.index.files, files)
+    assertEquals(digest.index.covered("k"), values.keySet)
+    assertEquals(digest.index.covered("email"), values.keySet.filter(_.rowGroup == 0))
+    assertEquals(digest.index.fpp, fpp)
+    assertEquals(digest.footer.properties, Map("created-by" -> "bloomparquet test"))
+  }
+
+  test("right-sized: oversized filters fold, the digest is smaller than the filters it holds, no entry above the bound") {
+    val filterBytes = filters.map(_.words.length * 4L).sum
+    val classBytes = digest.classBlobs.map(_.length).sum
+    assert(classBytes < filterBytes / 4, s"$classBytes bytes of classes for $filterBytes of filters")
+    for ((c, i) <- digest.index.classes.zipWithIndex; e <- c.entries.indices) {
+      val entryWords = (0 until c.blocks).flatMap { r =>
+        rowWords(RowRead(i, r, digest.classBlobs(i).offset + c.layout.rowOffset(r), c.layout.rowBytes)).slice(e * 8, e * 8 + 8)
+      }.toArray
+      val ownFpp = FillEstimates.fpp(own(c.column, c.entries(e)).get.words)
+      assert(FillEstimates.fpp(entryWords) <= math.max(fpp, ownFpp), s"${c.column} ${c.entries(e)}")
+    }
+  }
+
+  test("the tail alone opens it when it holds footer and index; a shorter one says so") {
+    val indexBlob = digest.footer.blobs.last
+    val tail = bytes.drop(indexBlob.offset.toInt)
+    assertEquals(BloomDigest.open(tail, bytes.length).map(_.index), Right(digest.index))
+    assert(BloomDigest.open(tail.drop(1), bytes.length).left.exists(_.contains("before the")))
+  }
+
+  test("a damaged digest is refused with a reason, never trusted") {
+    def refused(b: Array[Byte]): String = BloomDigest.open(b, b.length).left.getOrElse(fail("opened a damaged digest"))
+    val indexAt = digest.footer.blobs.last.offset.toInt
+    val version = bytes.clone(); version(indexAt) = 9
+    assert(refused(version).contains("version 9"))
+    val entry = bytes.clone()
+    // The last class's first entry names file 2^24 + its own: no such file.
+    val lastEntryAt = indexAt + DigestIndex.encode(digest.index).length - 8
+    entry(lastEntryAt + 3) = 1
+    assert(refused(entry).contains("names no row group"), refused(entry))
+    val wrongClass = new ByteArrayOutputStream()
+    PuffinFile.write(wrongClass,
+      Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "2"),
+          new Array[Byte](64)),
+        PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
+          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", 1, IndexedSeq(DigestEntry(0, 0)))), fpp)))), Map.empty)
+    assert(refused(wrongClass.toByteArray).contains("does not match"))
+    assert(refused(bytes.take(bytes.length / 2)).contains("magic"))
+  }
+}
