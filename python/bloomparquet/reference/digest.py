@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import struct
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -120,7 +121,12 @@ def read_digest(data: bytes) -> Digest:
     footer = json.loads(data[start + 4 : start + 4 + size].decode("utf-8"))
     blobs = footer["blobs"]
     (index,) = (b for b in blobs if b["type"] == "bloomparquet-digest-index-v1")
-    files, classes, fpp = _index(data[index["offset"] : index["offset"] + index["length"]])
+    blob = data[index["offset"] : index["offset"] + index["length"]]
+    (length,) = struct.unpack_from("<q", blob)
+    encoded = zlib.decompress(blob[8:])
+    if len(encoded) != length:
+        raise ValueError(f"digest index inflates to {len(encoded)} bytes, not {length}")
+    files, classes, fpp = _index(encoded)
     class_blobs = [b for b in blobs if b["type"] == "bloomparquet-sbbf-block-major-v1"]
     read = []
     for (column, blocks, entries), blob in zip(classes, class_blobs, strict=True):

@@ -40,8 +40,14 @@ object DigestIndex {
   val BlobType: String = "bloomparquet-digest-index-v1"
   private val Version = 1
 
-  /** The index as its blob holds it: little-endian, strings as a 4-byte length and UTF-8 bytes. */
-  def encode(index: DigestIndex): Array[Byte] = {
+  /**
+   * The index as its blob holds it: the length of the encoded index (8 bytes), then the encoded
+   * index deflated (paths written by one job share most of their characters). Encoded: little-endian,
+   * strings as a 4-byte length and UTF-8 bytes.
+   */
+  def encode(index: DigestIndex): Array[Byte] = deflated(encoded(index))
+
+  private def encoded(index: DigestIndex): Array[Byte] = {
     val out = new java.io.ByteArrayOutputStream()
     val w = new LittleEndian(out)
     w.int(Version)
@@ -66,7 +72,43 @@ object DigestIndex {
   }
 
   /** The index a blob holds, or why it is not one this reader knows (another version, truncated, inconsistent). */
-  def decode(blob: Array[Byte]): Either[String, DigestIndex] =
+  def decode(blob: Array[Byte]): Either[String, DigestIndex] = inflated(blob).flatMap(decodeEncoded)
+
+  /** An index no digest of ours comes near: a larger stated length is damage. */
+  private val MaxEncodedBytes = 1L << 30
+
+  private def deflated(bytes: Array[Byte]): Array[Byte] = {
+    val out = new java.io.ByteArrayOutputStream()
+    out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(bytes.length.toLong).array())
+    val z = new java.util.zip.DeflaterOutputStream(out)
+    z.write(bytes)
+    z.close()
+    out.toByteArray
+  }
+
+  private def inflated(blob: Array[Byte]): Either[String, Array[Byte]] =
+    if (blob.length < 8) Left(s"digest index of ${blob.length} bytes")
+    else {
+      val length = ByteBuffer.wrap(blob, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong
+      // Deflate expands at most ~1032 times: a stated length beyond that is damage, not data.
+      if (length < 0 || length > MaxEncodedBytes || length > (blob.length - 8) * 1032L + 64)
+        Left(s"digest index states $length bytes")
+      else {
+        val inflater = new java.util.zip.Inflater()
+        try {
+          inflater.setInput(blob, 8, blob.length - 8)
+          val out = new Array[Byte](length.toInt)
+          var n = 0
+          while (n < out.length && !inflater.finished() && !inflater.needsInput()) n += inflater.inflate(out, n, out.length - n)
+          if (n != out.length || !inflater.finished() || inflater.getRemaining != 0)
+            Left(s"digest index inflates to other than its $length bytes")
+          else Right(out)
+        } catch { case e: java.util.zip.DataFormatException => Left(s"digest index does not inflate: ${e.getMessage}") }
+        finally inflater.end()
+      }
+    }
+
+  private def decodeEncoded(blob: Array[Byte]): Either[String, DigestIndex] =
     try {
       val in = ByteBuffer.wrap(blob).order(ByteOrder.LITTLE_ENDIAN)
       val version = in.getInt()

@@ -8,7 +8,7 @@ import scala.util.control.NonFatal
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
 import org.apache.spark.{JobExecutionStatus, SparkContext, SparkJobInfo}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
@@ -94,25 +94,31 @@ object RetrofitJob {
         "seconds" -> r.seconds) ++ r.target.map("target" -> _)).asJava
     }.asJava
 
-  def listFiles(path: String, conf: Configuration): Seq[String] = {
+  def listFiles(path: String, conf: Configuration): Seq[String] = listStatuses(path, conf).map(_.getPath.toString)
+
+  /**
+   * The data files at `path` (a file, a directory listed recursively, or a glob), as the listing
+   * gave them, sorted by path: hidden files and anything under a hidden directory (`_temporary`,
+   * `_delta_log`, `_bloomparquet`, dot files) left out, as Spark's listing leaves them out.
+   */
+  def listStatuses(path: String, conf: Configuration): Seq[FileStatus] = {
     val p = new Path(path)
     val fs: FileSystem = p.getFileSystem(conf)
     val roots = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
     if (roots.isEmpty) throw new java.io.FileNotFoundException(s"no file matches $path")
     def visible(q: Path) = !q.getName.startsWith("_") && !q.getName.startsWith(".")
     roots.flatMap { st =>
-      if (st.isFile) Seq(st.getPath)
+      if (st.isFile) Seq(st)
       else {
         val it = fs.listFiles(st.getPath, true)
-        val out = Seq.newBuilder[Path]
+        val out = Seq.newBuilder[FileStatus]
         while (it.hasNext) {
-          val f = it.next().getPath
-          // Skip hidden files and anything under a hidden directory (e.g. _temporary).
-          val rel = f.toUri.getPath.stripPrefix(st.getPath.toUri.getPath)
+          val f = it.next()
+          val rel = f.getPath.toUri.getPath.stripPrefix(st.getPath.toUri.getPath)
           if (rel.split("/").filter(_.nonEmpty).forall(n => !n.startsWith("_") && !n.startsWith("."))) out += f
         }
         out.result()
       }
-    }.filter(visible).map(_.toString).distinct.sorted
+    }.filter(s => visible(s.getPath)).groupBy(_.getPath.toString).map(_._2.head).toSeq.sortBy(_.getPath.toString)
   }
 }

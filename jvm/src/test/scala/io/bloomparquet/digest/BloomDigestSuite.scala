@@ -108,16 +108,34 @@ class BloomDigestSuite extends KernelSuite {
     assert(BloomDigest.open(tail.drop(1), bytes.length).left.exists(_.contains("before the")))
   }
 
+  test("an index of another version, or stating more bytes than it could hold, is refused") {
+    def blob(encoded: Array[Byte], stated: Long): Array[Byte] = {
+      val out = new ByteArrayOutputStream()
+      out.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(stated).array())
+      val z = new java.util.zip.DeflaterOutputStream(out)
+      z.write(encoded)
+      z.close()
+      out.toByteArray
+    }
+    val version9 = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(9).putDouble(0.01).array()
+    assert(DigestIndex.decode(blob(version9, 12)).left.exists(_.contains("version 9")))
+    assert(DigestIndex.decode(blob(version9, 1L << 40)).left.exists(_.contains("states")))
+    assert(DigestIndex.decode(blob(version9, 11)).left.exists(_.contains("other than")))
+    assert(DigestIndex.decode(Array[Byte](1, 2)).left.exists(_.contains("of 2 bytes")))
+  }
+
   test("a damaged digest is refused with a reason, never trusted") {
     def refused(b: Array[Byte]): String = BloomDigest.open(b, b.length).left.getOrElse(fail("opened a damaged digest"))
     val indexAt = digest.footer.blobs.last.offset.toInt
-    val version = bytes.clone(); version(indexAt) = 9
-    assert(refused(version).contains("version 9"))
-    val entry = bytes.clone()
-    // The last class's first entry names file 2^24 + its own: no such file.
-    val lastEntryAt = indexAt + DigestIndex.encode(digest.index).length - 8
-    entry(lastEntryAt + 3) = 1
-    assert(refused(entry).contains("names no row group"), refused(entry))
+    val deflate = bytes.clone(); deflate(indexAt + 12) = (deflate(indexAt + 12) ^ 0xff).toByte
+    assert(refused(deflate).contains("inflate"), refused(deflate))
+    val noFile = new ByteArrayOutputStream()
+    PuffinFile.write(noFile,
+      Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "1"),
+          new Array[Byte](32)),
+        PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
+          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", 1, IndexedSeq(DigestEntry(99, 0)))), fpp)))), Map.empty)
+    assert(refused(noFile.toByteArray).contains("names no row group"), refused(noFile.toByteArray))
     val wrongClass = new ByteArrayOutputStream()
     PuffinFile.write(wrongClass,
       Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "2"),

@@ -1,0 +1,74 @@
+package io.bloomparquet.digest
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import io.bloomparquet.sbbf.{BloomFilterReader, FilterFolding, FilterFound}
+import io.bloomparquet.schema.{ColumnName, ColumnResolver}
+import io.bloomparquet.tail.FooterTail
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{EtagSource, FileStatus}
+import org.apache.parquet.hadoop.util.HadoopInputFile
+
+/** One filter of a file for a digest: the column as the digest was asked for it, the row group, its right-sized words. */
+final case class RowGroupFilter(column: String, rowGroup: Int, words: Array[Int])
+
+/**
+ * What one data file gives a digest, read from its footer and filters only: the file as covered
+ * (version and row groups), its filters on the digested columns right-sized, the bytes fetched, and
+ * the filters' own bytes. `skipped` says why a file gives nothing (not a plaintext Parquet file,
+ * unreadable): planning judges such a file on its own, as every file the digest does not cover.
+ */
+final case class FileFilters(file: DigestFile, filters: Seq[RowGroupFilter], bytesRead: Long, filterBytes: Long,
+    skipped: Option[String])
+
+object FileFilters {
+
+  /** Bytes of the first read of a file's end: footers of a few row groups, and filters written beside them. */
+  val SpeculativeTailBytes: Long = 64 << 10
+
+  /**
+   * Reads the footer and the filters of `columns` (resolved as Spark resolves column names,
+   * `caseSensitive` as the session) of the file `status`, listed as `path` relative to the table's
+   * root. A column the file lacks, or a chunk without a usable filter, gives no entry. Never throws.
+   */
+  def read(status: FileStatus, path: String, columns: Seq[String], caseSensitive: Boolean, fpp: Double,
+      conf: Configuration): FileFilters = {
+    val etag = status match {
+      case e: EtagSource => Option(e.getEtag).filter(_.nonEmpty)
+      case _ => None
+    }
+    val bare = DigestFile(path, status.getLen, status.getModificationTime, etag, IndexedSeq.empty)
+    def skipped(why: String, bytes: Long) = FileFilters(bare, Nil, bytes, 0, Some(why))
+    try {
+      val in = HadoopInputFile.fromStatus(status, conf).newStream()
+      try FooterTail.read(in, status.getLen, SpeculativeTailBytes) match {
+          case None => skipped("no plaintext Parquet footer", 0)
+          case Some(tail) =>
+            val schema = tail.footer.getFileMetaData.getSchema
+            val leaves = columns.flatMap { c =>
+              ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption.map(c -> _.index)
+            }
+            val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
+            var bytes = tail.bytesRead
+            var filterBytes = 0L
+            val filters = for {
+              (block, rg) <- blocks.zipWithIndex
+              (column, leaf) <- leaves
+              words <- BloomFilterReader.read(tail.stream, status.getLen, block.getColumns.get(leaf)) match {
+                case FilterFound.Loaded(f, n) =>
+                  bytes += n
+                  filterBytes += f.numBytes
+                  Some(FilterFolding.rightSized(f.words, fpp))
+                case other =>
+                  bytes += other.bytesRead
+                  None
+              }
+            } yield RowGroupFilter(column, rg, words)
+            val rowGroups = blocks.map(b => DigestRowGroup(b.getStartingPos, b.getCompressedSize, b.getRowCount))
+            FileFilters(bare.copy(rowGroups = rowGroups), filters, bytes, filterBytes, None)
+        }
+      finally in.close()
+    } catch { case NonFatal(e) => skipped(s"unreadable: $e", 0) }
+  }
+}
