@@ -58,6 +58,7 @@ def test_the_digest_covers_every_file_and_finds_every_value(spark, table: Path) 
         st = os.stat(p)
         assert (length, mtime) == (st.st_size, st.st_mtime_ns // 1_000_000), name
         assert len(row_groups) == pq.ParquetFile(p).metadata.num_row_groups
+    assert {c.parquet_type for c in digest.classes} == {"optional int64 v"}
     covered = {e for c in digest.classes for e in c.entries}
     with_filters = {(i, rg) for i, p in enumerate(files) for (rg, col) in read_bloom_filters(p) if col == "k"}
     assert covered == with_filters and built["entries"] == len(covered)

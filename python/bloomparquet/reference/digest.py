@@ -71,14 +71,16 @@ def probe(rows: np.ndarray, hash_: int) -> np.ndarray:
 
 
 _File = tuple[str, int, int, str | None, list[tuple[int, int, int]]]
-_Class = tuple[str, int, list[tuple[int, int]]]
+_Class = tuple[str, str, int, list[tuple[int, int]]]
 
 
 @dataclass(frozen=True)
 class DigestClass:
-    """A size class of one column: its entries ``(file, row_group)`` and their block-major words."""
+    """A size class of one column stored as ``parquet_type``: its entries ``(file, row_group)`` and their
+    block-major words."""
 
     column: str
+    parquet_type: str
     entries: list[tuple[int, int]]
     rows: np.ndarray  # (num_blocks, entries, 8) uint32
 
@@ -129,10 +131,10 @@ def read_digest(data: bytes) -> Digest:
     files, classes, fpp = _index(encoded)
     class_blobs = [b for b in blobs if b["type"] == "bloomparquet-sbbf-block-major-v1"]
     read = []
-    for (column, blocks, entries), blob in zip(classes, class_blobs, strict=True):
+    for (column, parquet_type, blocks, entries), blob in zip(classes, class_blobs, strict=True):
         payload = data[blob["offset"] : blob["offset"] + blob["length"]]
         rows = np.frombuffer(payload, dtype="<u4").astype(np.uint32).reshape(blocks, len(entries), 8)
-        read.append(DigestClass(column, entries, rows))
+        read.append(DigestClass(column, parquet_type, entries, rows))
     return Digest(files, read, fpp, footer.get("properties", {}))
 
 
@@ -164,8 +166,9 @@ def _index(blob: bytes) -> tuple[list[_File], list[_Class], float]:
     classes: list[_Class] = []
     for _ in range(take("<i")[0]):
         column = string()
+        parquet_type = string()
         blocks, n = take("<ii")
-        classes.append((column, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))]))
+        classes.append((column, parquet_type, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))]))
     if at != len(blob):
         raise ValueError("bytes after the digest index")
     return files, classes, fpp

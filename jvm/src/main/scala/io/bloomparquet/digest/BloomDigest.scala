@@ -7,8 +7,8 @@ import io.bloomparquet.digest.PuffinFile.NewBlob
 import io.bloomparquet.kernel.SbbfKernel
 import io.bloomparquet.sbbf.FilterFolding
 
-/** The filter of `column` in one row group of a digested file (`entry`), as its file stores it. */
-final case class DigestFilter(column: String, entry: DigestEntry, words: Array[Int])
+/** The filter of `column` (stored as `parquetType`) in one row group of a digested file (`entry`). */
+final case class DigestFilter(column: String, parquetType: String, entry: DigestEntry, words: Array[Int])
 
 /** One row of one size class a probe reads: where it lies in the digest file. */
 final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
@@ -20,22 +20,27 @@ final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
  */
 final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs: IndexedSeq[PuffinBlob]) {
 
-  /** The rows `hashes` need on `column`: per class of the column, each row once, ascending. */
-  def reads(column: String, hashes: Array[Long]): Seq[RowRead] =
+  /**
+   * The rows the probed values need on `column`: per class of the column, each row once, ascending.
+   * `hashes` gives the values' hashes for a class's Parquet type ([[DigestClass.parquetType]]).
+   */
+  def reads(column: String, hashes: String => Array[Long]): Seq[RowRead] =
     index.classes.indices.filter(index.classes(_).column == column).flatMap { i =>
       val layout = index.classes(i).layout
-      layout.rows(hashes).toSeq.map(r => RowRead(i, r, classBlobs(i).offset + layout.rowOffset(r), layout.rowBytes))
+      layout.rows(hashes(index.classes(i).parquetType)).toSeq
+        .map(r => RowRead(i, r, classBlobs(i).offset + layout.rowOffset(r), layout.rowBytes))
     }
 
   /**
    * The entries of `column` that may hold one of `hashes`, given the words of each row [[reads]]
    * named. An entry absent from the answer holds none of them, as its own filter would have said.
    */
-  def mayHold(column: String, hashes: Array[Long], rowWords: RowRead => Array[Int], kernel: SbbfKernel): Set[DigestEntry] =
+  def mayHold(column: String, hashes: String => Array[Long], rowWords: RowRead => Array[Int],
+      kernel: SbbfKernel): Set[DigestEntry] =
     reads(column, hashes).flatMap { read =>
       val c = index.classes(read.classIndex)
       val words = rowWords(read)
-      hashes.iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
+      hashes(c.parquetType).iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
         BlockMajorClass.probe(words, h, kernel).iterator.zipWithIndex.collect { case (true, e) => c.entries(e) }
       }
     }.toSet
@@ -54,13 +59,16 @@ object BloomDigest {
   def write(out: OutputStream, files: IndexedSeq[DigestFile], filters: Seq[DigestFilter], fpp: Double,
       properties: Map[String, String]): PuffinFooter = {
     val sized = filters.map(f => f.copy(words = FilterFolding.rightSized(f.words, fpp)))
-    val classes = sized.groupBy(f => (f.column, f.words.length / 8)).toSeq.sortBy(_._1).map { case ((column, blocks), fs) =>
-      val ordered = fs.sortBy(f => (f.entry.file, f.entry.rowGroup)).toIndexedSeq
-      (DigestClass(column, blocks, ordered.map(_.entry)), ordered.map(_.words))
+    val classes = sized.groupBy(f => (f.column, f.parquetType, f.words.length / 8)).toSeq.sortBy(_._1).map {
+      case ((column, parquetType, blocks), fs) =>
+        val ordered = fs.sortBy(f => (f.entry.file, f.entry.rowGroup)).toIndexedSeq
+        (DigestClass(column, parquetType, blocks, ordered.map(_.entry)), ordered.map(_.words))
     }
     val index = DigestIndex(files, classes.map(_._1).toIndexedSeq, fpp)
     val classBlobs = classes.map { case (c, words) =>
-      NewBlob(ClassBlobType, Nil, Map("column" -> c.column, "blocks" -> c.blocks.toString, "entries" -> c.entries.size.toString),
+      NewBlob(ClassBlobType, Nil,
+        Map("column" -> c.column, "parquet-type" -> c.parquetType, "blocks" -> c.blocks.toString,
+          "entries" -> c.entries.size.toString),
         bytes(BlockMajorClass.transpose(words)))
     }
     PuffinFile.write(out, classBlobs :+ NewBlob(DigestIndex.BlobType, Nil, Map.empty, DigestIndex.encode(index)), properties)

@@ -3,6 +3,8 @@ package io.bloomparquet.digest
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.{BufferUnderflowException, ByteBuffer, ByteOrder}
 
+import org.apache.parquet.schema.{PrimitiveType, Types}
+
 /** A row group of a digested file: its bytes (what a split of it reads) and its rows. */
 final case class DigestRowGroup(start: Long, length: Long, rows: Long)
 
@@ -19,10 +21,27 @@ final case class DigestEntry(file: Int, rowGroup: Int)
 
 /**
  * A size class of one column: its entries' filters all have `blocks` blocks and are stored
- * block-major in a blob of their own ([[BlockMajorClass]]); entry i is block i of each row.
+ * block-major in a blob of their own ([[BlockMajorClass]]); entry i is block i of each row. Its
+ * entries' files all store the column as `parquetType` ([[DigestClass.typeText]]), which decides how
+ * a value is hashed: files that store a column differently fall in different classes.
  */
-final case class DigestClass(column: String, blocks: Int, entries: IndexedSeq[DigestEntry]) {
+final case class DigestClass(column: String, parquetType: String, blocks: Int, entries: IndexedSeq[DigestEntry]) {
   def layout: BlockMajorClass = BlockMajorClass(blocks, entries.size)
+}
+
+object DigestClass {
+
+  /**
+   * A leaf's type as Parquet's schema text writes it, named `v`, without field id or repetition
+   * (`optional int64 v (TIMESTAMP(MICROS,true))`): what hashing a value for it needs, read back
+   * with parquet-java's schema parser.
+   */
+  def typeText(t: PrimitiveType): String = {
+    val builder = Types.optional(t.getPrimitiveTypeName).as(t.getLogicalTypeAnnotation)
+    val sized = if (t.getPrimitiveTypeName == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) builder.length(t.getTypeLength)
+    else builder
+    sized.named("v").toString
+  }
 }
 
 /**
@@ -64,6 +83,7 @@ object DigestIndex {
     w.int(index.classes.size)
     index.classes.foreach { c =>
       w.string(c.column)
+      w.string(c.parquetType)
       w.int(c.blocks)
       w.int(c.entries.size)
       c.entries.foreach { e => w.int(e.file); w.int(e.rowGroup) }
@@ -124,10 +144,11 @@ object DigestIndex {
             IndexedSeq.fill(count(in, 24))(DigestRowGroup(in.getLong(), in.getLong(),
                 in.getLong())))
         }
-        val classes = IndexedSeq.fill(count(in, 12)) {
+        val classes = IndexedSeq.fill(count(in, 16)) {
           val column = string(in)
+          val parquetType = string(in)
           val blocks = in.getInt()
-          DigestClass(column, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
+          DigestClass(column, parquetType, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
         }
         val index = DigestIndex(files, classes, fpp)
         if (in.hasRemaining) Left(s"${in.remaining} bytes after the digest index")

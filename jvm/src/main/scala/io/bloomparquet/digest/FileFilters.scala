@@ -10,8 +10,11 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{EtagSource, FileStatus}
 import org.apache.parquet.hadoop.util.HadoopInputFile
 
-/** One filter of a file for a digest: the column as the digest was asked for it, the row group, its right-sized words. */
-final case class RowGroupFilter(column: String, rowGroup: Int, words: Array[Int])
+/**
+ * One filter of a file for a digest: the column as the digest was asked for it, the row group, the
+ * column's Parquet type in this file ([[DigestClass.parquetType]]), its right-sized words.
+ */
+final case class RowGroupFilter(column: String, rowGroup: Int, parquetType: String, words: Array[Int])
 
 /**
  * What one data file gives a digest, read from its footer and filters only: the file as covered
@@ -47,14 +50,15 @@ object FileFilters {
           case Some(tail) =>
             val schema = tail.footer.getFileMetaData.getSchema
             val leaves = columns.flatMap { c =>
-              ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption.map(c -> _.index)
+              ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
+                .map(leaf => (c, leaf.index, DigestClass.typeText(leaf.primitive)))
             }
             val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
             var bytes = tail.bytesRead
             var filterBytes = 0L
             val filters = for {
               (block, rg) <- blocks.zipWithIndex
-              (column, leaf) <- leaves
+              (column, leaf, parquetType) <- leaves
               words <- BloomFilterReader.read(tail.stream, status.getLen, block.getColumns.get(leaf)) match {
                 case FilterFound.Loaded(f, n) =>
                   bytes += n
@@ -64,7 +68,7 @@ object FileFilters {
                   bytes += other.bytesRead
                   None
               }
-            } yield RowGroupFilter(column, rg, words)
+            } yield RowGroupFilter(column, rg, parquetType, words)
             val rowGroups = blocks.map(b => DigestRowGroup(b.getStartingPos, b.getCompressedSize, b.getRowCount))
             FileFilters(bare.copy(rowGroups = rowGroups), filters, bytes, filterBytes, None)
         }

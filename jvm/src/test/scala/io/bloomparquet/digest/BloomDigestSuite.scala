@@ -30,10 +30,13 @@ class BloomDigestSuite extends KernelSuite {
       hashes.foreach(sbbf.insertHash)
       sbbf.words
     }
-    val k = DigestFilter("k", entry, filter(sizes((entry.file + entry.rowGroup) % sizes.size)))
-    if (entry.rowGroup == 0) Seq(k, DigestFilter("email", entry, filter(256))) else Seq(k)
+    val k = DigestFilter("k", Int64, entry, filter(sizes((entry.file + entry.rowGroup) % sizes.size)))
+    if (entry.rowGroup == 0) Seq(k, DigestFilter("email", Text, entry, filter(256))) else Seq(k)
   }
   private val fpp = 0.01
+  private lazy val Int64 = "optional int64 v"
+  private lazy val Text = "optional binary v (STRING)"
+  private def one(h: Long): String => Array[Long] = _ => Array(h)
   private val bytes: Array[Byte] = {
     val out = new ByteArrayOutputStream()
     BloomDigest.write(out, files, filters, fpp, Map("created-by" -> "bloomparquet test"))
@@ -54,7 +57,7 @@ class BloomDigestSuite extends KernelSuite {
   for (name <- kernelNames) test(s"$name: every value of every row group is found in its entry; misses answer as the folded filters") {
     val k = kernel(name)
     for ((entry, hashes) <- values; h <- hashes.take(20))
-      assert(digest.mayHold("k", Array(h), rowWords, k).contains(entry), s"$entry lost $h")
+      assert(digest.mayHold("k", one(h), rowWords, k).contains(entry), s"$entry lost $h")
     for (_ <- 0 until 300) {
       val h = random.nextLong()
       val expected = values.keySet.filter { e =>
@@ -63,7 +66,7 @@ class BloomDigestSuite extends KernelSuite {
         System.arraycopy(FilterFolding.rightSized(f.words, fpp), 0, sbbf.words, 0, sbbf.words.length)
         sbbf.mightContain(h)
       }
-      assertEquals(digest.mayHold("k", Array(h), rowWords, k), expected)
+      assertEquals(digest.mayHold("k", one(h), rowWords, k), expected)
       assert(values.keySet.filter(e => own("k", e).get.mightContain(h)).subsetOf(expected), "never less than the own filters")
     }
   }
@@ -71,13 +74,34 @@ class BloomDigestSuite extends KernelSuite {
   test("a probe reads one row per size class of its column; an IN list at most one per value and class") {
     val h = random.nextLong()
     val classes = digest.index.classes.count(_.column == "k")
-    assertEquals(digest.reads("k", Array(h)).size, classes)
-    assert(digest.reads("k", Array.fill(5)(random.nextLong())).size <= 5 * classes)
-    assertEquals(digest.reads("email", Array(h)).size, digest.index.classes.count(_.column == "email"))
-    assertEquals(digest.reads("other", Array(h)), Nil)
-    val in = Array.fill(5)(random.nextLong())
-    assertEquals(digest.mayHold("k", in, rowWords, kernel("scalar")),
-      in.flatMap(x => digest.mayHold("k", Array(x), rowWords, kernel("scalar"))).toSet)
+    assertEquals(digest.reads("k", one(h)).size, classes)
+    val five = Array.fill(5)(random.nextLong())
+    assert(digest.reads("k", _ => five).size <= 5 * classes)
+    assertEquals(digest.reads("email", one(h)).size, digest.index.classes.count(_.column == "email"))
+    assertEquals(digest.reads("other", one(h)), Nil)
+    assertEquals(digest.mayHold("k", _ => five, rowWords, kernel("scalar")),
+      five.flatMap(x => digest.mayHold("k", one(x), rowWords, kernel("scalar"))).toSet)
+  }
+
+  test("classes keep a column's Parquet types apart: a value hashes by the type its file stores") {
+    assertEquals(digest.index.classes.map(c => c.column -> c.parquetType).distinct.sorted, Seq("email" -> Text, "k" -> Int64))
+    val typed = new ByteArrayOutputStream()
+    val e0 = DigestEntry(0, 0)
+    BloomDigest.write(typed, files,
+      Seq(DigestFilter("k", Int64, e0, filters.head.words),
+        DigestFilter("k", "optional int32 v", DigestEntry(1, 0), filters.head.words)), fpp, Map.empty)
+    val open = BloomDigest.open(typed.toByteArray, typed.size).fold(why => fail(why), identity)
+    assertEquals(open.index.classes.map(_.parquetType).toSet, Set(Int64, "optional int32 v"))
+    val asked = scala.collection.mutable.Set.empty[String]
+    open.reads("k", { t => asked += t; Array(1L) })
+    assertEquals(asked.toSet, Set(Int64, "optional int32 v"))
+    import org.apache.parquet.schema.{LogicalTypeAnnotation, PrimitiveType, Types}
+    val ts = Types.required(PrimitiveType.PrimitiveTypeName.INT64)
+      .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).id(7).named("When")
+    assertEquals(DigestClass.typeText(ts), "optional int64 v (TIMESTAMP(MICROS,true))")
+    val uuid = Types.required(PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(16)
+      .as(LogicalTypeAnnotation.uuidType()).named("u")
+    assertEquals(DigestClass.typeText(uuid), "optional fixed_len_byte_array(16) v (UUID)")
   }
 
   test("the index: files with their versions and row groups; a column covers only the row groups with a filter on it") {
@@ -134,14 +158,14 @@ class BloomDigestSuite extends KernelSuite {
       Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "1"),
           new Array[Byte](32)),
         PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
-          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", 1, IndexedSeq(DigestEntry(99, 0)))), fpp)))), Map.empty)
+          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(DigestEntry(99, 0)))), fpp)))), Map.empty)
     assert(refused(noFile.toByteArray).contains("names no row group"), refused(noFile.toByteArray))
     val wrongClass = new ByteArrayOutputStream()
     PuffinFile.write(wrongClass,
       Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "2"),
           new Array[Byte](64)),
         PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
-          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", 1, IndexedSeq(DigestEntry(0, 0)))), fpp)))), Map.empty)
+          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(DigestEntry(0, 0)))), fpp)))), Map.empty)
     assert(refused(wrongClass.toByteArray).contains("does not match"))
     assert(refused(bytes.take(bytes.length / 2)).contains("magic"))
   }

@@ -94,7 +94,7 @@ object TestBridge {
     val offsets = ints(sizes).scanLeft(0)(_ + _)
     val filters = columns.split('\n').toSeq.zipWithIndex.map { case (column, i) =>
       val words = ints(java.util.Arrays.copyOfRange(bitsets, offsets(i), offsets(i + 1)))
-      DigestFilter(column, DigestEntry(ints(files)(i), ints(rowGroups)(i)), words)
+      DigestFilter(column, "optional int64 v", DigestEntry(ints(files)(i), ints(rowGroups)(i)), words)
     }
     val out = new java.io.ByteArrayOutputStream()
     BloomDigest.write(out, digestFiles, filters, fpp, Map("created-by" -> "bloomparquet TestBridge"))
@@ -105,7 +105,7 @@ object TestBridge {
   def digestMayHold(kernelName: String, digest: Array[Byte], column: String, hash: Long): Array[Byte] = {
     val open = BloomDigest.open(digest, digest.length).fold(why => throw new IllegalArgumentException(why), identity)
     def rowWords(r: RowRead): Array[Int] = ints(java.util.Arrays.copyOfRange(digest, r.offset.toInt, (r.offset + r.length).toInt))
-    val entries = open.mayHold(column, Array(hash), rowWords, kernel(kernelName)).toSeq.sortBy(e => (e.file, e.rowGroup))
+    val entries = open.mayHold(column, _ => Array(hash), rowWords, kernel(kernelName)).toSeq.sortBy(e => (e.file, e.rowGroup))
     BloomDigest.bytes(entries.flatMap(e => Seq(e.file, e.rowGroup)).toArray)
   }
 
