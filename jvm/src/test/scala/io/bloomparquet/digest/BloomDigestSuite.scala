@@ -153,20 +153,19 @@ class BloomDigestSuite extends KernelSuite {
     val indexAt = digest.footer.blobs.last.offset.toInt
     val deflate = bytes.clone(); deflate(indexAt + 12) = (deflate(indexAt + 12) ^ 0xff).toByte
     assert(refused(deflate).contains("inflate"), refused(deflate))
-    val noFile = new ByteArrayOutputStream()
-    PuffinFile.write(noFile,
-      Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "1"),
-          new Array[Byte](32)),
-        PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
-          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(DigestEntry(99, 0)))), fpp)))), Map.empty)
-    assert(refused(noFile.toByteArray).contains("names no row group"), refused(noFile.toByteArray))
-    val wrongClass = new ByteArrayOutputStream()
-    PuffinFile.write(wrongClass,
-      Seq(PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> "2"),
-          new Array[Byte](64)),
-        PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty,
-          DigestIndex.encode(DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(DigestEntry(0, 0)))), fpp)))), Map.empty)
-    assert(refused(wrongClass.toByteArray).contains("does not match"))
+    // One class blob of `blocks` blocks (one entry) beside an index naming `entry` in a class of one block.
+    def handMade(blocks: Int, entry: DigestEntry): Array[Byte] = {
+      val out = new ByteArrayOutputStream()
+      val index = DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(entry))), fpp)
+      PuffinFile.write(out,
+        Seq(
+          PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> blocks.toString),
+            new Array[Byte](32 * blocks)),
+          PuffinFile.NewBlob(DigestIndex.BlobType, Nil, Map.empty, DigestIndex.encode(index))), Map.empty)
+      out.toByteArray
+    }
+    assert(refused(handMade(1, DigestEntry(99, 0))).contains("names no row group"))
+    assert(refused(handMade(2, DigestEntry(0, 0))).contains("does not match"))
     assert(refused(bytes.take(bytes.length / 2)).contains("magic"))
   }
 }

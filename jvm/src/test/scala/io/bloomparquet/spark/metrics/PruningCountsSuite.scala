@@ -1,26 +1,23 @@
 package io.bloomparquet.spark.metrics
 
-import io.bloomparquet.planning.{FileKey, FileOutcome, FileReads, FileVersion, PrunedFiles}
+import io.bloomparquet.planning.{FileKey, FileOutcome, PrunedFiles}
 import io.bloomparquet.pruning.RowGroupVerdict
-import io.bloomparquet.pruning.SplitPlanner.Span
+import io.bloomparquet.testing.JudgedOutcomes
 
 /** A pruning run's counters: verdicts of the files it counts, reads of every file it judged. */
 class PruningCountsSuite extends munit.FunSuite {
-  private val spans = (0 until 3).map(i => Span(4 + 100L * i, 100))
-  private def outcome(verdicts: RowGroupVerdict*): FileOutcome = FileOutcome(spans, verdicts.toIndexedSeq,
-    brokenFilters = 1, rowGroupsUnprobed = 0, version = FileVersion.NotOffered, failure = None,
-    reads = FileReads.footerOnly(1), readByJob = true)
+  private def outcome(verdicts: Seq[RowGroupVerdict]): FileOutcome =
+    JudgedOutcomes.outcome(verdicts, brokenFilters = 1, readByJob = true)
 
   private val pruned = FileKey("/t/pruned.parquet", 304, 7)
   private val cut = FileKey("/t/cut.parquet", 304, 8)
   private val unreadable = FileKey("/t/unreadable.parquet", 304, 9)
   private val elsewhere = FileKey("/t/counted-by-another-scan.parquet", 304, 10)
   private val files = PrunedFiles(Map(
-      pruned -> outcome(RowGroupVerdict.PrunedByBloomFilter, RowGroupVerdict.PrunedByStatistics,
-        RowGroupVerdict.PrunedByDictionary),
-      cut -> outcome(RowGroupVerdict.PrunedByBloomFilter, RowGroupVerdict.Keep, RowGroupVerdict.Keep),
+      pruned -> outcome(JudgedOutcomes.allPruned),
+      cut -> outcome(JudgedOutcomes.twoKept),
       unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1),
-      elsewhere -> outcome(RowGroupVerdict.PrunedByBloomFilter, RowGroupVerdict.Keep, RowGroupVerdict.Keep)))
+      elsewhere -> outcome(JudgedOutcomes.twoKept)))
 
   test("verdicts count the files counted; an unreadable one counts as a file, not its row groups") {
     val c = PruningCounts.of(files, Seq(pruned, cut, unreadable), rowGroupsReadInGaps = 2, started = System.nanoTime())
