@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
+from bloomparquet.reference._thrift import read_struct
 from bloomparquet.reference.digest import read_digest
 
 from .spark_conf import spark_conf
@@ -87,3 +88,35 @@ def test_oversized_filters_fold_and_misses_stay_under_the_bound(spark, table: Pa
     odd = np.arange(2000, dtype=np.int64) * 2 + 1
     hits = sum(len(digest.may_hold("k", int(h))) for h in xxh64_plain(odd, "INT64"))
     assert hits / (2000 * entries) < 2 * fpp, hits / (2000 * entries)
+
+
+def test_filters_planning_would_not_trust_get_no_entry(spark, table: Path, tmp_path: Path) -> None:
+    """As planning judges a file's filters, the digest leaves out a filter that excludes its chunk's own min
+    or max (a corrupt bitset that parses) and the filters of leaves sharing a dotted path (top-level `a.b`
+    next to struct field a.b, which parquet-java's writer keys alike): their row groups are read."""
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    source = next(p for p in sorted(table.glob("part-*.parquet")) if (0, "k") in read_bloom_filters(p))
+    target = damaged / source.name
+    data = bytearray(source.read_bytes())
+    offset = pq.ParquetFile(source).metadata.row_group(0).column(0).bloom_filter_offset
+    _, header = read_struct(bytes(data[offset : offset + 64]))
+    size = read_bloom_filters(source)[(0, "k")].num_bytes
+    data[offset + header : offset + header + size] = bytes(size)  # all zero: excludes the chunk's min and max
+    target.write_bytes(bytes(data))
+    built = _build(spark, damaged, ["k"], 0.01)
+    digest = read_digest(Path(built["path"].removeprefix("file:")).read_bytes())
+    assert built["files"] == 1 and (0, 0) not in {e for c in digest.classes for e in c.entries}
+
+    dotted = tmp_path / "dotted"
+    rows = [(i, 2 * i, (2 * i + 1,)) for i in range(500)]
+    (
+        spark.createDataFrame(rows, "Id LONG, `a.b` LONG, a STRUCT<b: LONG>")
+        .coalesce(1)
+        .write.format("bloomparquet")
+        .option("bloom.columns", "Id, `a.b`, a.b")
+        .save(str(dotted))
+    )
+    built = _build(spark, dotted, ["Id", "`a.b`", "a.b"], 0.01)
+    digest = read_digest(Path(built["path"].removeprefix("file:")).read_bytes())
+    assert {c.column for c in digest.classes} == {"Id"}

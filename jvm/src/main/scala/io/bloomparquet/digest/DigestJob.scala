@@ -49,7 +49,7 @@ object DigestJob {
     val target = new Path(folder, name)
     val out = fs.create(target, false)
     val footer = try BloomDigest.write(out, covered.map(_.file), filters, fpp,
-        Map("created-by" -> s"bloomparquet ${getClass.getPackage.getImplementationVersion}",
+        Map("created-by" -> Option(getClass.getPackage.getImplementationVersion).fold("bloomparquet")("bloomparquet " + _),
           "bloomparquet.columns" -> columns.mkString(",")))
     finally out.close()
     publish(fs, folder, name)

@@ -3,6 +3,7 @@ package io.bloomparquet.digest
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.pruning.{CompiledPredicate, ImpossibleFilter}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFolding, FilterFound}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver}
 import io.bloomparquet.tail.FooterTail
@@ -18,8 +19,9 @@ final case class RowGroupFilter(column: String, rowGroup: Int, parquetType: Stri
 
 /**
  * What one data file gives a digest, read from its footer and filters only: the file as covered
- * (version and row groups), its filters on the digested columns right-sized, the bytes fetched, and
- * the filters' own bytes. `skipped` says why a file gives nothing (not a plaintext Parquet file,
+ * (version and row groups), its filters on the digested columns right-sized (those planning would
+ * trust: not a leaf sharing its dotted path with another, not a filter excluding its chunk's own
+ * min or max), the bytes fetched, and the filters' own bytes. `skipped` says why a file gives nothing (not a plaintext Parquet file,
  * unreadable): planning judges such a file on its own, as every file the digest does not cover.
  */
 final case class FileFilters(file: DigestFile, filters: Seq[RowGroupFilter], bytesRead: Long, filterBytes: Long,
@@ -49,8 +51,12 @@ object FileFilters {
           case None => skipped("no plaintext Parquet footer", 0)
           case Some(tail) =>
             val schema = tail.footer.getFileMetaData.getSchema
+            // Leaves whose filters planning does not trust have no entry: parquet-java keys a row group's
+            // filters by dotted path, so two leaves sharing one may hold each other's.
+            val shared = CompiledPredicate.sharedDottedPaths(schema)
             val leaves = columns.flatMap { c =>
               ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
+                .filterNot(leaf => shared.contains(leaf.index))
                 .map(leaf => (c, leaf.index, DigestClass.typeText(leaf.primitive)))
             }
             val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
@@ -59,7 +65,12 @@ object FileFilters {
             val filters = for {
               (block, rg) <- blocks.zipWithIndex
               (column, leaf, parquetType) <- leaves
-              words <- BloomFilterReader.read(tail.stream, status.getLen, block.getColumns.get(leaf)) match {
+              chunk = block.getColumns.get(leaf)
+              words <- BloomFilterReader.read(tail.stream, status.getLen, chunk) match {
+                // A filter that excludes its chunk's own min or max is corrupt, as planning judges it.
+                case FilterFound.Loaded(f, n) if ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).nonEmpty =>
+                  bytes += n
+                  None
                 case FilterFound.Loaded(f, n) =>
                   bytes += n
                   filterBytes += f.numBytes
