@@ -71,15 +71,16 @@ def probe(rows: np.ndarray, hash_: int) -> np.ndarray:
 
 
 _File = tuple[str, int, int, str | None, list[tuple[int, int, int]]]
-_Class = tuple[str, str, int, list[tuple[int, int]]]
+_Class = tuple[str, list[str], str, int, list[tuple[int, int]]]
 
 
 @dataclass(frozen=True)
 class DigestClass:
-    """A size class of one column stored as ``parquet_type``: its entries ``(file, row_group)`` and their
-    block-major words."""
+    """A size class of one column stored as leaf ``leaf`` of ``parquet_type``: its entries ``(file, row_group)``
+    and their block-major words."""
 
     column: str
+    leaf: list[str]
     parquet_type: str
     entries: list[tuple[int, int]]
     rows: np.ndarray  # (num_blocks, entries, 8) uint32
@@ -131,10 +132,10 @@ def read_digest(data: bytes) -> Digest:
     files, classes, fpp = _index(encoded)
     class_blobs = [b for b in blobs if b["type"] == "bloomparquet-sbbf-block-major-v1"]
     read = []
-    for (column, parquet_type, blocks, entries), blob in zip(classes, class_blobs, strict=True):
+    for (column, leaf, parquet_type, blocks, entries), blob in zip(classes, class_blobs, strict=True):
         payload = data[blob["offset"] : blob["offset"] + blob["length"]]
         rows = np.frombuffer(payload, dtype="<u4").astype(np.uint32).reshape(blocks, len(entries), 8)
-        read.append(DigestClass(column, parquet_type, entries, rows))
+        read.append(DigestClass(column, leaf, parquet_type, entries, rows))
     return Digest(files, read, fpp, footer.get("properties", {}))
 
 
@@ -166,9 +167,12 @@ def _index(blob: bytes) -> tuple[list[_File], list[_Class], float]:
     classes: list[_Class] = []
     for _ in range(take("<i")[0]):
         column = string()
+        leaf = [string() for _ in range(take("<i")[0])]
         parquet_type = string()
         blocks, n = take("<ii")
-        classes.append((column, parquet_type, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))]))
+        classes.append(
+            (column, leaf, parquet_type, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))])
+        )
     if at != len(blob):
         raise ValueError("bytes after the digest index")
     return files, classes, fpp

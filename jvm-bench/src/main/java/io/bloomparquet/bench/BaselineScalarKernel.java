@@ -66,4 +66,17 @@ final class BaselineScalarKernel implements SbbfKernel {
     }
     return false;
   }
+
+  @Override
+  public void checkEveryBlock(int[] blocks, long hash, boolean[] out) {
+    int key = (int) hash;
+    int[] salt = {S0, S1, S2, S3, S4, S5, S6, S7};
+    for (int e = 0; e < blocks.length >>> 3; e++) {
+      boolean all = true;
+      for (int w = 0; w < 8; w++) {
+        all &= (blocks[(e << 3) + w] & (1 << ((key * salt[w]) >>> 27))) != 0;
+      }
+      out[e] = all;
+    }
+  }
 }

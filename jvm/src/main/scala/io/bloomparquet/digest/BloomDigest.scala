@@ -7,8 +7,8 @@ import io.bloomparquet.digest.PuffinFile.NewBlob
 import io.bloomparquet.kernel.SbbfKernel
 import io.bloomparquet.sbbf.FilterFolding
 
-/** The filter of `column` (stored as `parquetType`) in one row group of a digested file (`entry`). */
-final case class DigestFilter(column: String, parquetType: String, entry: DigestEntry, words: Array[Int])
+/** The filter of `column` (stored as leaf `leaf` of `parquetType`) in one row group of a digested file (`entry`). */
+final case class DigestFilter(column: String, leaf: Seq[String], parquetType: String, entry: DigestEntry, words: Array[Int])
 
 /** One row of one size class a probe reads: where it lies in the digest file. */
 final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
@@ -25,11 +25,24 @@ final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs
    * `hashes` gives the values' hashes for a class's Parquet type ([[DigestClass.parquetType]]).
    */
   def reads(column: String, hashes: String => Array[Long]): Seq[RowRead] =
-    index.classes.indices.filter(index.classes(_).column == column).flatMap { i =>
-      val layout = index.classes(i).layout
-      layout.rows(hashes(index.classes(i).parquetType)).toSeq
-        .map(r => RowRead(i, r, classBlobs(i).offset + layout.rowOffset(r), layout.rowBytes))
-    }
+    index.classes.indices.filter(index.classes(_).column == column).flatMap(i => readsOf(i, hashes(index.classes(i).parquetType)))
+
+  /** The rows of class `i` that `hashes` need, each once, ascending. */
+  def readsOf(i: Int, hashes: Array[Long]): Seq[RowRead] = {
+    val layout = index.classes(i).layout
+    layout.rows(hashes).toSeq.map(r => RowRead(i, r, classBlobs(i).offset + layout.rowOffset(r), layout.rowBytes))
+  }
+
+  /** The entries of class `i` that may hold one of `hashes`, given the words of each row [[readsOf]] named. */
+  def mayHoldIn(i: Int, hashes: Array[Long], rowWords: RowRead => Array[Int], kernel: SbbfKernel): Set[DigestEntry] = {
+    val c = index.classes(i)
+    readsOf(i, hashes).flatMap { read =>
+      val words = rowWords(read)
+      hashes.iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
+        BlockMajorClass.probe(words, h, kernel).iterator.zipWithIndex.collect { case (true, e) => c.entries(e) }
+      }
+    }.toSet
+  }
 
   /**
    * The entries of `column` that may hold one of `hashes`, given the words of each row [[reads]]
@@ -37,13 +50,8 @@ final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs
    */
   def mayHold(column: String, hashes: String => Array[Long], rowWords: RowRead => Array[Int],
       kernel: SbbfKernel): Set[DigestEntry] =
-    reads(column, hashes).flatMap { read =>
-      val c = index.classes(read.classIndex)
-      val words = rowWords(read)
-      hashes(c.parquetType).iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
-        BlockMajorClass.probe(words, h, kernel).iterator.zipWithIndex.collect { case (true, e) => c.entries(e) }
-      }
-    }.toSet
+    index.classes.indices.filter(index.classes(_).column == column)
+      .flatMap(i => mayHoldIn(i, hashes(index.classes(i).parquetType), rowWords, kernel)).toSet
 }
 
 /**
@@ -59,11 +67,12 @@ object BloomDigest {
   def write(out: OutputStream, files: IndexedSeq[DigestFile], filters: Seq[DigestFilter], fpp: Double,
       properties: Map[String, String]): PuffinFooter = {
     val sized = filters.map(f => f.copy(words = FilterFolding.rightSized(f.words, fpp)))
-    val classes = sized.groupBy(f => (f.column, f.parquetType, f.words.length / 8)).toSeq.sortBy(_._1).map {
-      case ((column, parquetType, blocks), fs) =>
+    val classes = sized.groupBy(f => (f.column, f.leaf, f.parquetType, f.words.length / 8)).toSeq
+      .sortBy { case ((column, leaf, parquetType, blocks), _) => (column, leaf.mkString("\u0000"), parquetType, blocks) }
+      .map { case ((column, leaf, parquetType, blocks), fs) =>
         val ordered = fs.sortBy(f => (f.entry.file, f.entry.rowGroup)).toIndexedSeq
-        (DigestClass(column, parquetType, blocks, ordered.map(_.entry)), ordered.map(_.words))
-    }
+        (DigestClass(column, leaf, parquetType, blocks, ordered.map(_.entry)), ordered.map(_.words))
+      }
     val index = DigestIndex(files, classes.map(_._1).toIndexedSeq, fpp)
     val classBlobs = classes.map { case (c, words) =>
       NewBlob(ClassBlobType, Nil,

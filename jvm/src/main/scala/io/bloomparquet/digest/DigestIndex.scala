@@ -22,10 +22,12 @@ final case class DigestEntry(file: Int, rowGroup: Int)
 /**
  * A size class of one column: its entries' filters all have `blocks` blocks and are stored
  * block-major in a blob of their own ([[BlockMajorClass]]); entry i is block i of each row. Its
- * entries' files all store the column as `parquetType` ([[DigestClass.typeText]]), which decides how
- * a value is hashed: files that store a column differently fall in different classes.
+ * entries' files all store the column as the leaf `leaf` (the path the column, as the digest was
+ * asked for it, resolved to in them) of type `parquetType` ([[DigestClass.typeText]]), which
+ * decides how a value is hashed: files that store a column differently fall in different classes.
  */
-final case class DigestClass(column: String, parquetType: String, blocks: Int, entries: IndexedSeq[DigestEntry]) {
+final case class DigestClass(column: String, leaf: Seq[String], parquetType: String, blocks: Int,
+    entries: IndexedSeq[DigestEntry]) {
   def layout: BlockMajorClass = BlockMajorClass(blocks, entries.size)
 }
 
@@ -83,6 +85,8 @@ object DigestIndex {
     w.int(index.classes.size)
     index.classes.foreach { c =>
       w.string(c.column)
+      w.int(c.leaf.size)
+      c.leaf.foreach(w.string)
       w.string(c.parquetType)
       w.int(c.blocks)
       w.int(c.entries.size)
@@ -144,11 +148,12 @@ object DigestIndex {
             IndexedSeq.fill(count(in, 24))(DigestRowGroup(in.getLong(), in.getLong(),
                 in.getLong())))
         }
-        val classes = IndexedSeq.fill(count(in, 16)) {
+        val classes = IndexedSeq.fill(count(in, 20)) {
           val column = string(in)
+          val leaf = Seq.fill(count(in, 4))(string(in))
           val parquetType = string(in)
           val blocks = in.getInt()
-          DigestClass(column, parquetType, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
+          DigestClass(column, leaf, parquetType, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
         }
         val index = DigestIndex(files, classes, fpp)
         if (in.hasRemaining) Left(s"${in.remaining} bytes after the digest index")
@@ -160,7 +165,7 @@ object DigestIndex {
 
   /** Why an index that parsed is still unusable, if it is. */
   private def consistency(index: DigestIndex): Option[String] = {
-    val badClass = index.classes.find(c => c.blocks < 1 || c.entries.isEmpty)
+    val badClass = index.classes.find(c => c.blocks < 1 || c.entries.isEmpty || c.leaf.isEmpty)
     val badEntry = index.classes.iterator.flatMap(c => c.entries.iterator.map(c -> _)).find { case (_, e) =>
       e.file < 0 || e.file >= index.files.size || e.rowGroup < 0 || e.rowGroup >= index.files(e.file).rowGroups.size
     }

@@ -42,7 +42,7 @@ object DigestJob {
     val read = readAll(spark, tasks, columns.toVector, fpp, conf)
     val covered = read.filter(_.skipped.isEmpty).toIndexedSeq
     val filters = covered.zipWithIndex.flatMap { case (f, i) =>
-      f.filters.map(r => DigestFilter(r.column, r.parquetType, DigestEntry(i, r.rowGroup), r.words))
+      f.filters.map(r => DigestFilter(r.column, r.leaf, r.parquetType, DigestEntry(i, r.rowGroup), r.words))
     }
     val folder = new Path(rootPath, Folder)
     val name = s"digest-${System.currentTimeMillis()}-${UUID.randomUUID()}.puffin"

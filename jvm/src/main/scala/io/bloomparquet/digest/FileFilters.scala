@@ -13,9 +13,9 @@ import org.apache.parquet.hadoop.util.HadoopInputFile
 
 /**
  * One filter of a file for a digest: the column as the digest was asked for it, the row group, the
- * column's Parquet type in this file ([[DigestClass.parquetType]]), its right-sized words.
+ * leaf it resolved to in this file and the leaf's Parquet type ([[DigestClass]]), its right-sized words.
  */
-final case class RowGroupFilter(column: String, rowGroup: Int, parquetType: String, words: Array[Int])
+final case class RowGroupFilter(column: String, rowGroup: Int, leaf: Seq[String], parquetType: String, words: Array[Int])
 
 /**
  * What one data file gives a digest, read from its footer and filters only: the file as covered
@@ -57,7 +57,7 @@ object FileFilters {
             val leaves = columns.flatMap { c =>
               ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
                 .filterNot(leaf => shared.contains(leaf.index))
-                .map(leaf => (c, leaf.index, DigestClass.typeText(leaf.primitive)))
+                .map(leaf => (c, leaf, DigestClass.typeText(leaf.primitive)))
             }
             val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
             var bytes = tail.bytesRead
@@ -65,7 +65,7 @@ object FileFilters {
             val filters = for {
               (block, rg) <- blocks.zipWithIndex
               (column, leaf, parquetType) <- leaves
-              chunk = block.getColumns.get(leaf)
+              chunk = block.getColumns.get(leaf.index)
               words <- BloomFilterReader.read(tail.stream, status.getLen, chunk) match {
                 // A filter that excludes its chunk's own min or max is corrupt, as planning judges it.
                 case FilterFound.Loaded(f, n) if ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).nonEmpty =>
@@ -79,7 +79,7 @@ object FileFilters {
                   bytes += other.bytesRead
                   None
               }
-            } yield RowGroupFilter(column, rg, parquetType, words)
+            } yield RowGroupFilter(column, rg, leaf.path, parquetType, words)
             val rowGroups = blocks.map(b => DigestRowGroup(b.getStartingPos, b.getCompressedSize, b.getRowCount))
             FileFilters(bare.copy(rowGroups = rowGroups), filters, bytes, filterBytes, None)
         }

@@ -30,8 +30,8 @@ class BloomDigestSuite extends KernelSuite {
       hashes.foreach(sbbf.insertHash)
       sbbf.words
     }
-    val k = DigestFilter("k", Int64, entry, filter(sizes((entry.file + entry.rowGroup) % sizes.size)))
-    if (entry.rowGroup == 0) Seq(k, DigestFilter("email", Text, entry, filter(256))) else Seq(k)
+    val k = DigestFilter("k", Seq("k"), Int64, entry, filter(sizes((entry.file + entry.rowGroup) % sizes.size)))
+    if (entry.rowGroup == 0) Seq(k, DigestFilter("email", Seq("email"), Text, entry, filter(256))) else Seq(k)
   }
   private val fpp = 0.01
   private lazy val Int64 = "optional int64 v"
@@ -88,8 +88,8 @@ class BloomDigestSuite extends KernelSuite {
     val typed = new ByteArrayOutputStream()
     val e0 = DigestEntry(0, 0)
     BloomDigest.write(typed, files,
-      Seq(DigestFilter("k", Int64, e0, filters.head.words),
-        DigestFilter("k", "optional int32 v", DigestEntry(1, 0), filters.head.words)), fpp, Map.empty)
+      Seq(DigestFilter("k", Seq("k"), Int64, e0, filters.head.words),
+        DigestFilter("k", Seq("k"), "optional int32 v", DigestEntry(1, 0), filters.head.words)), fpp, Map.empty)
     val open = BloomDigest.open(typed.toByteArray, typed.size).fold(why => fail(why), identity)
     assertEquals(open.index.classes.map(_.parquetType).toSet, Set(Int64, "optional int32 v"))
     val asked = scala.collection.mutable.Set.empty[String]
@@ -156,7 +156,7 @@ class BloomDigestSuite extends KernelSuite {
     // One class blob of `blocks` blocks (one entry) beside an index naming `entry` in a class of one block.
     def handMade(blocks: Int, entry: DigestEntry): Array[Byte] = {
       val out = new ByteArrayOutputStream()
-      val index = DigestIndex(files, IndexedSeq(DigestClass("k", Int64, 1, IndexedSeq(entry))), fpp)
+      val index = DigestIndex(files, IndexedSeq(DigestClass("k", Seq("k"), Int64, 1, IndexedSeq(entry))), fpp)
       PuffinFile.write(out,
         Seq(
           PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> blocks.toString),

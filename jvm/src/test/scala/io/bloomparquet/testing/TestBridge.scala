@@ -94,7 +94,7 @@ object TestBridge {
     val offsets = ints(sizes).scanLeft(0)(_ + _)
     val filters = columns.split('\n').toSeq.zipWithIndex.map { case (column, i) =>
       val words = ints(java.util.Arrays.copyOfRange(bitsets, offsets(i), offsets(i + 1)))
-      DigestFilter(column, "optional int64 v", DigestEntry(ints(files)(i), ints(rowGroups)(i)), words)
+      DigestFilter(column, Seq(column), "optional int64 v", DigestEntry(ints(files)(i), ints(rowGroups)(i)), words)
     }
     val out = new java.io.ByteArrayOutputStream()
     BloomDigest.write(out, digestFiles, filters, fpp, Map("created-by" -> "bloomparquet TestBridge"))
