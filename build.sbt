@@ -8,7 +8,9 @@
 // run on it. Every other minor is a project of its own (spark40, spark41...,
 // added by SparkMinorProjects), tested on its pinned pyspark in
 // .venvs/spark-<minor> (bin/setup --all-sparks). `bin/sbt packageAllSparks`
-// builds every minor's jar.
+// builds every minor's jar. A minor with a Delta Lake release also has a
+// project for the Delta integration (delta35, delta40...), the only sources
+// compiled against Delta; its classes go into that minor's jar.
 
 // Spark 4 on JDK 17+ needs these opens; the Vector API is an incubator module.
 lazy val jvmFlags = Seq(
