@@ -24,8 +24,8 @@ final case class DigestBuilt(path: String, files: Int, filesSkipped: Int, entrie
  * one whole, on object stores too (no rename).
  */
 object DigestJob {
-  val Folder = "_bloomparquet"
-  val Pointer = "digest"
+  val Folder: String = TableDigest.Folder
+  val Pointer: String = TableDigest.PointerFile
 
   def build(spark: SparkSession, root: String, columns: Seq[String], fpp: Double): DigestBuilt = {
     require(columns.nonEmpty, "digest: give at least one column")
@@ -52,7 +52,7 @@ object DigestJob {
         Map("created-by" -> Option(getClass.getPackage.getImplementationVersion).fold("bloomparquet")("bloomparquet " + _),
           "bloomparquet.columns" -> columns.mkString(",")))
     finally out.close()
-    publish(fs, folder, name)
+    publish(fs, folder, name, fs.getFileStatus(target).getLen)
     DigestBuilt(target.toString, covered.size, read.size - covered.size, filters.size,
       footer.blobs.count(_.kind == BloomDigest.ClassBlobType), read.map(_.bytesRead).sum, read.map(_.filterBytes).sum,
       fs.getFileStatus(target).getLen, (System.nanoTime() - started) / 1e9)
@@ -71,10 +71,13 @@ object DigestJob {
         .toSeq
     }
 
-  /** Points the table's digest at `name`: one small file written whole (an object store's PUT, or create-and-write here). */
-  private def publish(fs: FileSystem, folder: Path, name: String): Unit = {
+  /**
+   * Points the table's digest at `name` of `length` bytes ([[TableDigest.Pointer]]): one small file written
+   * whole (an object store's PUT, or create-and-write here).
+   */
+  private def publish(fs: FileSystem, folder: Path, name: String, length: Long): Unit = {
     val out = fs.create(new Path(folder, Pointer), true)
-    try out.write((name + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+    try out.write(TableDigest.Pointer(name, length).text.getBytes(java.nio.charset.StandardCharsets.UTF_8))
     finally out.close()
   }
 

@@ -1,0 +1,112 @@
+package io.bloomparquet.digest
+
+import java.io.{EOFException, FileNotFoundException}
+import java.nio.charset.StandardCharsets.UTF_8
+
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.fs.{FileSystem, Path}
+
+/**
+ * A table's current digest, as planning opens it: the pointer `_bloomparquet/digest` names the
+ * digest file and its length, so the digest's tail (footer and index) is read with no status call.
+ * Two reads when the index fits the first tail read, three when it does not. A pointer or digest
+ * that is missing, damaged or of another version is an answer, never an error: planning then judges
+ * every file on its own.
+ */
+object TableDigest {
+  val Folder = "_bloomparquet"
+  val PointerFile = "digest"
+
+  /** The first read of a digest's end: its index fits for tens of thousands of files. */
+  val TailGuessBytes: Int = 1 << 20
+
+  /** What the pointer says: the digest's file name (in the same folder) and its length. */
+  final case class Pointer(name: String, length: Long) {
+    def text: String = s"$name $length\n"
+  }
+
+  object Pointer {
+    private val Line = """(digest-[0-9]+-[0-9a-f-]{36}\.puffin) ([0-9]{1,15})""".r
+
+    /** The pointer a file's text holds, if it is one: a name the builder writes, nothing else. */
+    def parse(text: String): Option[Pointer] = text.trim match {
+      case Line(name, length) => Some(Pointer(name, length.toLong))
+      case _ => None
+    }
+  }
+
+  /** What looking for a table's digest found, and the reads it took. */
+  sealed trait Found {
+    def reads: Int
+  }
+
+  /** No pointer: the table has no digest. */
+  final case class Missing(reads: Int) extends Found
+
+  /** A pointer or digest that cannot be trusted, and why. */
+  final case class Refused(why: String, reads: Int) extends Found
+
+  /** The digest, opened; `tail` its last bytes, from `tailStart` on (rows of classes in it need no read). */
+  final case class Opened(digest: OpenDigest, path: Path, tail: Array[Byte], tailStart: Long, reads: Int,
+      bytesRead: Long) extends Found
+
+  /** The current digest of the table at `root`, its tail read `tailGuess` bytes at first. Never throws. */
+  def open(fs: FileSystem, root: Path, tailGuess: Int = TailGuessBytes): Found = {
+    val folder = new Path(root, Folder)
+    val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile)))
+    catch {
+      case _: FileNotFoundException => Left(Missing(1))
+      case NonFatal(e) => Left(Refused(s"digest pointer unreadable: $e", 1))
+    }
+    pointerText.fold(identity,
+      text =>
+        Pointer.parse(text) match {
+          case None => Refused("digest pointer names no digest", 1)
+          case Some(p) => openDigest(fs, new Path(folder, p.name), p.length, tailGuess)
+        })
+  }
+
+  private def openDigest(fs: FileSystem, path: Path, length: Long, tailGuess: Int): Found =
+    try {
+      val in = fs.open(path)
+      try {
+        val first = math.min(length, tailGuess.toLong).toInt
+        val tail = new Array[Byte](first)
+        in.readFully(length - first, tail)
+        PuffinFile.footer(tail, length) match {
+          case Left(why) => Refused(why, 2)
+          case Right(footer) =>
+            // The index is the last blob: where the first read did not reach it, read from its start.
+            val indexStart = footer.blobs.find(_.kind == DigestIndex.BlobType).map(_.offset).getOrElse(length)
+            if (indexStart >= length - first) BloomDigest.open(tail, length).fold(Refused(_, 2),
+              Opened(_, path, tail,
+                length - first, 2, first.toLong))
+            else if (length - indexStart > Int.MaxValue - 8) Refused(s"digest index of ${length - indexStart} bytes", 2)
+            else {
+              val whole = new Array[Byte]((length - indexStart).toInt)
+              in.readFully(indexStart, whole)
+              BloomDigest.open(whole, length).fold(Refused(_, 3),
+                Opened(_, path, whole, indexStart, 3,
+                  first.toLong + whole.length))
+            }
+        }
+      } finally in.close()
+    } catch {
+      case e: FileNotFoundException => Refused(s"the digest the pointer names is gone: $e", 2)
+      case e: EOFException => Refused(s"the digest is shorter than the pointer says ($length bytes): $e", 2)
+      case NonFatal(e) => Refused(s"digest unreadable: $e", 2)
+    }
+
+  /** A pointer's text: a few dozen bytes, read whole (at most 1 KiB, anything longer is not a pointer). */
+  private def readSmall(fs: FileSystem, path: Path): String = {
+    val in = fs.open(path)
+    try {
+      val buf = new Array[Byte](1024)
+      var n = 0
+      var r = in.read(buf, 0, buf.length)
+      while (r > 0 && n < buf.length) { n += r; r = if (n < buf.length) in.read(buf, n, buf.length - n) else -1 }
+      new String(buf, 0, n, UTF_8)
+    } finally in.close()
+  }
+}
