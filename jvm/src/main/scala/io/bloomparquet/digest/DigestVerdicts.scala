@@ -34,10 +34,9 @@ object DigestVerdicts {
       kernel: SbbfKernel): Answer =
     if (leaf.fieldIds.nonEmpty) Answer(Set.empty) // the digest knows names, not field ids
     else {
-      val classes = digest.index.classes.indices.filter { i =>
-        val c = digest.index.classes(i)
-        c.leaf.size == leaf.path.size && c.leaf.zip(leaf.path).forall { case (a, b) => ColumnResolver.sameName(a, b, caseSensitive) }
-      }
+      // The column resolved as a file's pruning resolves it, against the leaf each class's files store.
+      val classes = digest.index.classes.indices
+        .filter(i => ColumnResolver.leaf(Seq(digest.index.classes(i).leaf), leaf.path, caseSensitive).isRight)
       Answer(classes.flatMap { i =>
         val c = digest.index.classes(i)
         LiteralEncoder.encode(leaf.dataType, leaf.values, primitive(c.parquetType)) match {

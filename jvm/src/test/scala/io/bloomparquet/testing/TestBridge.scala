@@ -60,12 +60,8 @@ object TestBridge {
   }
 
   /** `bitset` halved while its false-positive rate stays at most `maxFpp` (or its own), as the digest sizes entries. */
-  def rightSized(bitset: Array[Byte], maxFpp: Double): Array[Byte] = {
-    val words = FilterFolding.rightSized(SplitBlockBloomFilter.fromBytes(bitset).words, maxFpp)
-    val buf = ByteBuffer.allocate(words.length * 4).order(ByteOrder.LITTLE_ENDIAN)
-    buf.asIntBuffer().put(words)
-    buf.array()
-  }
+  def rightSized(bitset: Array[Byte], maxFpp: Double): Array[Byte] =
+    BloomDigest.bytes(FilterFolding.rightSized(SplitBlockBloomFilter.fromBytes(bitset).words, maxFpp))
 
   /**
    * One byte (0/1) per entry: may entry e hold `hash`, asked of the block-major class of `entries`
