@@ -238,6 +238,19 @@ def _filter_reads(cell: Cell) -> None:
     assert seen["blocks"][2] < seen["whole"][2], seen
 
 
+def _digest(cell: Cell) -> None:
+    # A fresh copy given a digest of its filters (folded to no more than their own rate: the same
+    # decisions as the files'): every file is ruled out by it, none of their footers is read; off, each is.
+    fresh = str(cell.copy())
+    bloomparquet.build_digest(cell.spark, fresh, "k", fpp=1e-6)
+    seen = {}
+    for value in ("true", "false"):
+        rows, m = cell.run({"bloom.digest": value, "bloom.cache": "false"}, MISS, PUSHDOWN_OFF, path=fresh)
+        assert rows == [] and m["numOutputRows"] == 0, m
+        seen[value] = (m["bloomFootersRead"], m["bloomDigestEntries"] > 0, m["bloomFilesPruned"])
+    assert seen == {"true": (0, True, FILES), "false": (FILES, False, FILES)}, seen
+
+
 OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.enabled": _enabled,
     "bloom.mode": _mode,
@@ -248,6 +261,7 @@ OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.filterReads": _filter_reads,
     "bloom.sparkPushdown": _spark_pushdown,
     "bloom.dictionaries": _dictionaries,
+    "bloom.digest": _digest,
 }
 
 # Values an inert cell is run with (the default first), the query, and a bad value of every key.
@@ -265,6 +279,7 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.readCost.parallelRanges": (["0", "4"], MISS, "2000"),
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
     "bloom.dictionaries": (["true", "false"], "s = 'b'", "maybe"),
+    "bloom.digest": (["true", "false"], MISS, "1"),
 }
 
 # The cost model weighs filter reads beyond each footer's tail read; our writer's small filters of this data
@@ -311,6 +326,7 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.readCost.parallelRanges": lambda route: TAIL_HOLDS_FILTERS,
     "bloom.sparkPushdown": row(),
     "bloom.dictionaries": row(),
+    "bloom.digest": row(v1=V1_PRUNES_IN_TASKS, task=NO_PLANNING_READS),
 }
 
 

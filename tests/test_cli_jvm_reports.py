@@ -45,6 +45,17 @@ def test_retrofit_adds_the_filters_it_reports(spark, tmp_path: Path, capsys) -> 
     assert sum(g["values"][1]["result"] == "excluded" for g in groups) >= 3, groups
 
 
+def test_digest_covers_the_files_it_reports(spark, tmp_path: Path, capsys) -> None:
+    ids = np.random.default_rng(5).permutation(8_000)
+    pq.write_table(pa.table({"plain": pa.array(ids, pa.int64())}), tmp_path / "a.parquet", row_group_size=2_000)
+    _report(capsys, "retrofit", str(tmp_path), "--columns", "plain")
+    report = _report(capsys, "digest", str(tmp_path), "--columns", "plain")
+    assert (report["files"], report["files_skipped"], report["entries"]) == (1, 0, 4), report
+    assert Path(report["path"].removeprefix("file:")).stat().st_size == report["digest_bytes"] > 0, report
+    assert main(["digest", str(tmp_path), "--columns", "plain"]) == 0
+    assert "1 files (0 skipped), 4 filters" in capsys.readouterr().out
+
+
 def test_demo(spark, tmp_path: Path, capsys) -> None:
     report = _report(capsys, "demo", "--rows", "40000", "--out", str(tmp_path / "demo"))
     assert report["jvm_python_disagreements"] == 0, report

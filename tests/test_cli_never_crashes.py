@@ -30,9 +30,9 @@ from .cli_corpus import VARIANTS, CorpusFile, local_corpus, spark_corpus
 # The commands that read Parquet files: every one is run over the corpus.
 FILE_COMMANDS = {"inspect", "probe", "verify", "advise"}
 # The others take no Parquet path (demo writes its own data; kernel and jar print what the JVM
-# uses) or rewrite files in a Spark job (retrofit: its refusals are tested in test_retrofit.py
-# and test_encryption.py).
-OTHER_COMMANDS = {"retrofit", "demo", "kernel", "jar"}
+# uses) or read or rewrite files in a Spark job (retrofit: its refusals are tested in test_retrofit.py
+# and test_encryption.py; digest skips files it cannot read: tests/test_digest_build.py).
+OTHER_COMMANDS = {"retrofit", "digest", "demo", "kernel", "jar"}
 
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "python")}
 # Two at a time: the machine may have no more cores, and each run is mostly pyarrow's import.

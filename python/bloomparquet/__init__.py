@@ -2,18 +2,21 @@
 
 ``session()`` gives a SparkSession with the jar loaded; ``read_bloom()`` reads
 with bloom-filter pruning (``spark.read.format("bloomparquet")``);
-``scan_metrics()`` tells what a query pruned. ``reference`` holds the numpy
+``scan_metrics()`` tells what a query pruned; ``build_digest()`` gives a table a bloom
+digest, so lookups plan without reading every file. ``reference`` holds the numpy
 SBBF and xxHash64 used to cross-verify the JVM.
 """
 
 from ._jar import delta_package, jar_path
 from ._session import configure, session
 from .read import read_bloom, scan_metrics
+from .table_digest import build_digest
 from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
 
 __all__ = [
     "WRITE_FORMAT",
     "bloom_options",
+    "build_digest",
     "configure",
     "delta_package",
     "jar_path",

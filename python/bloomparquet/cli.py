@@ -1,4 +1,4 @@
-"""Command line: ``bloomparquet {inspect,probe,verify,advise,retrofit,demo,jar,kernel} ...``
+"""Command line: ``bloomparquet {inspect,probe,verify,advise,retrofit,digest,demo,jar,kernel} ...``
 (also ``python -m bloomparquet``).
 
 ``inspect``, ``probe``, ``verify`` and ``advise`` read local files with pyarrow and
@@ -14,6 +14,8 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from .table_digest import DEFAULT_FPP as DIGEST_FPP
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -138,6 +140,24 @@ def _kernel(args: argparse.Namespace) -> int:
         print(json.dumps({"command": "kernel", "version": 1, "kernel": row.kernel, "reason": row.reason}))
     else:
         print(f"{row.kernel}: {row.reason}")
+    return 0
+
+
+def _digest(args: argparse.Namespace) -> int:
+    from . import build_digest
+
+    _fpp(args.fpp)
+    built = build_digest(_spark(args.remote, args.master), args.path, args.columns, fpp=args.fpp)
+    if args.json:
+        print(json.dumps({"command": "digest", "version": 1, **built}, indent=2))
+        return 0
+    print(
+        f"{built['files']:,} files ({built['files_skipped']:,} skipped), {built['entries']:,} filters in "
+        f"{built['classes']} size classes: {int(built['digest_bytes']):,} digest bytes for "
+        f"{int(built['filter_bytes']):,} filter bytes; read {int(built['bytes_read']):,} bytes in "
+        f"{float(built['seconds']):.1f} s"
+    )
+    print(f"digest: {built['path']}")
     return 0
 
 
@@ -313,6 +333,22 @@ def _parser() -> argparse.ArgumentParser:
         "--spark",
         action="store_true",
         help="with --dry-run: read the paths through a local Spark session's Hadoop file systems",
+    )
+
+    dig = sub.add_parser(
+        "digest",
+        parents=[out, remote],
+        help="build a table's bloom digest from the filters in its files (a Spark job reading footers and filters "
+        "only), so lookups plan without reading every file",
+    )
+    dig.set_defaults(handler=_digest)
+    dig.add_argument("path", help="the table's root directory (a Parquet directory or a Delta table's)")
+    dig.add_argument("--columns", required=True, help="comma-separated columns whose filters it holds, e.g. user_id")
+    dig.add_argument(
+        "--fpp",
+        type=float,
+        default=DIGEST_FPP,
+        help=f"fold filters larger than this false-positive rate needs (never above their own) (default {DIGEST_FPP})",
     )
 
     demo = sub.add_parser(

@@ -71,7 +71,7 @@ def probe(rows: np.ndarray, hash_: int) -> np.ndarray:
 
 
 _File = tuple[str, int, int, str | None, list[tuple[int, int, int]]]
-_Class = tuple[str, list[str], str, int, list[tuple[int, int]]]
+_Class = tuple[str, list[str], str, int, list[tuple[int, int]], list[int]]
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class DigestClass:
 
 @dataclass(frozen=True)
 class Digest:
-    """A bloom digest read whole: its files ``(path, length, mtime, etag, row groups)``, classes and bound."""
+    """A bloom digest read whole: its files ``(path, length, mtime, version, row groups)``, classes and bound."""
 
     files: list[_File]
     classes: list[DigestClass]
@@ -132,8 +132,12 @@ def read_digest(data: bytes) -> Digest:
     files, classes, fpp = _index(encoded)
     class_blobs = [b for b in blobs if b["type"] == "bloomparquet-sbbf-block-major-v1"]
     read = []
-    for (column, leaf, parquet_type, blocks, entries), blob in zip(classes, class_blobs, strict=True):
+    for (column, leaf, parquet_type, blocks, entries, checksums), blob in zip(classes, class_blobs, strict=True):
         payload = data[blob["offset"] : blob["offset"] + blob["length"]]
+        row_bytes = len(payload) // blocks
+        crcs = [zlib.crc32(payload[r * row_bytes : (r + 1) * row_bytes]) for r in range(blocks)]
+        if crcs != checksums:
+            raise ValueError(f"rows of the class of {column} do not match their checksums")
         rows = np.frombuffer(payload, dtype="<u4").astype(np.uint32).reshape(blocks, len(entries), 8)
         read.append(DigestClass(column, leaf, parquet_type, entries, rows))
     return Digest(files, read, fpp, footer.get("properties", {}))
@@ -161,18 +165,18 @@ def _index(blob: bytes) -> tuple[list[_File], list[_Class], float]:
     for _ in range(take("<i")[0]):
         path = string()
         length, mtime = take("<qq")
-        etag = string() or None
+        file_version = string() or None
         row_groups = [(int(a), int(b), int(c)) for a, b, c in (take("<qqq") for _ in range(take("<i")[0]))]
-        files.append((path, length, mtime, etag, row_groups))
+        files.append((path, length, mtime, file_version, row_groups))
     classes: list[_Class] = []
     for _ in range(take("<i")[0]):
         column = string()
         leaf = [string() for _ in range(take("<i")[0])]
         parquet_type = string()
         blocks, n = take("<ii")
-        classes.append(
-            (column, leaf, parquet_type, blocks, [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))])
-        )
+        entries = [(int(f), int(g)) for f, g in (take("<ii") for _ in range(n))]
+        checksums = [int(c) for (c,) in (take("<I") for _ in range(take("<i")[0]))]
+        classes.append((column, leaf, parquet_type, blocks, entries, checksums))
     if at != len(blob):
         raise ValueError("bytes after the digest index")
     return files, classes, fpp

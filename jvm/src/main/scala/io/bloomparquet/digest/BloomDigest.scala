@@ -20,6 +20,9 @@ final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
  */
 final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs: IndexedSeq[PuffinBlob]) {
 
+  /** Each covered file's index, by its path relative to the table's root. */
+  lazy val fileByPath: Map[String, Int] = index.files.iterator.map(_.path).zipWithIndex.toMap
+
   /**
    * The rows the probed values need on `column`: per class of the column, each row once, ascending.
    * `hashes` gives the values' hashes for a class's Parquet type ([[DigestClass.parquetType]]).
@@ -71,14 +74,17 @@ object BloomDigest {
       .sortBy { case ((column, leaf, parquetType, blocks), _) => (column, leaf.mkString("\u0000"), parquetType, blocks) }
       .map { case ((column, leaf, parquetType, blocks), fs) =>
         val ordered = fs.sortBy(f => (f.entry.file, f.entry.rowGroup)).toIndexedSeq
-        (DigestClass(column, leaf, parquetType, blocks, ordered.map(_.entry)), ordered.map(_.words))
+        val rows = bytes(BlockMajorClass.transpose(ordered.map(_.words)))
+        val rowBytes = rows.length / blocks
+        (DigestClass(column, leaf, parquetType, blocks, ordered.map(_.entry),
+            (0 until blocks).map(r => rowChecksum(rows, r * rowBytes, rowBytes))), rows)
       }
     val index = DigestIndex(files, classes.map(_._1).toIndexedSeq, fpp)
-    val classBlobs = classes.map { case (c, words) =>
+    val classBlobs = classes.map { case (c, rows) =>
       NewBlob(ClassBlobType, Nil,
         Map("column" -> c.column, "parquet-type" -> c.parquetType, "blocks" -> c.blocks.toString,
           "entries" -> c.entries.size.toString),
-        bytes(BlockMajorClass.transpose(words)))
+        rows)
     }
     PuffinFile.write(out, classBlobs :+ NewBlob(DigestIndex.BlobType, Nil, Map.empty, DigestIndex.encode(index)), properties)
   }
@@ -110,6 +116,13 @@ object BloomDigest {
         case found => Left(s"${found.size} digest indexes")
       }
     }
+
+  /** The CRC-32 of `length` bytes of a class blob from `offset`: a row's, as its class states it. */
+  def rowChecksum(bytes: Array[Byte], offset: Int, length: Int): Int = {
+    val crc = new java.util.zip.CRC32()
+    crc.update(bytes, offset, length)
+    crc.getValue.toInt
+  }
 
   /** Little-endian bytes of `words`, as a filter's bitset is stored. */
   def bytes(words: Array[Int]): Array[Byte] = {

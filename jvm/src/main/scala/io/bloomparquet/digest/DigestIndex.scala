@@ -10,10 +10,11 @@ final case class DigestRowGroup(start: Long, length: Long, rows: Long)
 
 /**
  * A data file as a digest covers it: its path relative to the table's root, the version its
- * filters were read from (length, modification time, and the etag where the store gave one), and
- * its row groups. An entry holds only for this version of the file.
+ * filters were read from (length, modification time, and what else its file system offers to tell
+ * versions apart: `planning.FileVersion`, an etag, an inode and change time, a file id), and its
+ * row groups. An entry holds only for this version of the file.
  */
-final case class DigestFile(path: String, length: Long, modificationTime: Long, etag: Option[String],
+final case class DigestFile(path: String, length: Long, modificationTime: Long, version: Option[String],
     rowGroups: IndexedSeq[DigestRowGroup])
 
 /** An entry of a size class: row group `rowGroup` of file `file` (indexes into the digest's files). */
@@ -25,9 +26,11 @@ final case class DigestEntry(file: Int, rowGroup: Int)
  * entries' files all store the column as the leaf `leaf` (the path the column, as the digest was
  * asked for it, resolved to in them) of type `parquetType` ([[DigestClass.typeText]]), which
  * decides how a value is hashed: files that store a column differently fall in different classes.
+ * `rowChecksums`: the CRC-32 of each row's bytes, checked on every row planning reads (a flipped
+ * bit in a filter would otherwise rule out a row group that holds the value).
  */
 final case class DigestClass(column: String, leaf: Seq[String], parquetType: String, blocks: Int,
-    entries: IndexedSeq[DigestEntry]) {
+    entries: IndexedSeq[DigestEntry], rowChecksums: IndexedSeq[Int]) {
   def layout: BlockMajorClass = BlockMajorClass(blocks, entries.size)
 }
 
@@ -78,7 +81,7 @@ object DigestIndex {
       w.string(f.path)
       w.long(f.length)
       w.long(f.modificationTime)
-      w.string(f.etag.getOrElse(""))
+      w.string(f.version.getOrElse(""))
       w.int(f.rowGroups.size)
       f.rowGroups.foreach { rg => w.long(rg.start); w.long(rg.length); w.long(rg.rows) }
     }
@@ -91,6 +94,8 @@ object DigestIndex {
       w.int(c.blocks)
       w.int(c.entries.size)
       c.entries.foreach { e => w.int(e.file); w.int(e.rowGroup) }
+      w.int(c.rowChecksums.size)
+      c.rowChecksums.foreach(w.int)
     }
     out.toByteArray
   }
@@ -143,17 +148,18 @@ object DigestIndex {
           val path = string(in)
           val length = in.getLong()
           val mtime = in.getLong()
-          val etag = Some(string(in)).filter(_.nonEmpty)
-          DigestFile(path, length, mtime, etag,
+          val fileVersion = Some(string(in)).filter(_.nonEmpty)
+          DigestFile(path, length, mtime, fileVersion,
             IndexedSeq.fill(count(in, 24))(DigestRowGroup(in.getLong(), in.getLong(),
                 in.getLong())))
         }
-        val classes = IndexedSeq.fill(count(in, 20)) {
+        val classes = IndexedSeq.fill(count(in, 24)) {
           val column = string(in)
           val leaf = Seq.fill(count(in, 4))(string(in))
           val parquetType = string(in)
           val blocks = in.getInt()
-          DigestClass(column, leaf, parquetType, blocks, IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt())))
+          val entries = IndexedSeq.fill(count(in, 8))(DigestEntry(in.getInt(), in.getInt()))
+          DigestClass(column, leaf, parquetType, blocks, entries, IndexedSeq.fill(count(in, 4))(in.getInt()))
         }
         val index = DigestIndex(files, classes, fpp)
         if (in.hasRemaining) Left(s"${in.remaining} bytes after the digest index")
@@ -165,11 +171,11 @@ object DigestIndex {
 
   /** Why an index that parsed is still unusable, if it is. */
   private def consistency(index: DigestIndex): Option[String] = {
-    val badClass = index.classes.find(c => c.blocks < 1 || c.entries.isEmpty || c.leaf.isEmpty)
+    val badClass = index.classes.find(c => c.blocks < 1 || c.entries.isEmpty || c.leaf.isEmpty || c.rowChecksums.size != c.blocks)
     val badEntry = index.classes.iterator.flatMap(c => c.entries.iterator.map(c -> _)).find { case (_, e) =>
       e.file < 0 || e.file >= index.files.size || e.rowGroup < 0 || e.rowGroup >= index.files(e.file).rowGroups.size
     }
-    badClass.map(c => s"class of ${c.column} with ${c.blocks} blocks and ${c.entries.size} entries")
+    badClass.map(c => s"class of ${c.column} with ${c.blocks} blocks, ${c.entries.size} entries and ${c.rowChecksums.size} row checksums")
       .orElse(badEntry.map { case (c, e) => s"entry $e of ${c.column} names no row group of the index" })
       .orElse(Some(s"false-positive bound ${index.fpp}").filterNot(_ => index.fpp > 0 && index.fpp < 1))
   }

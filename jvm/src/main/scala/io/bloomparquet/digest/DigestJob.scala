@@ -8,7 +8,7 @@ import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import io.bloomparquet.retrofit.RetrofitJob
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.hadoop.fs.{CommonPathCapabilities, FileContext, FileStatus, FileSystem, Options, Path}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
 
@@ -27,6 +27,13 @@ object DigestJob {
   val Folder: String = TableDigest.Folder
   val Pointer: String = TableDigest.PointerFile
 
+  /**
+   * The false-positive bound entries are folded to where their own filters are larger than it needs:
+   * a file the digest keeps is judged on its own (a footer read), so for a point miss that is about
+   * this fraction of the entries; lower costs digest bytes (a filter is never made larger than its own).
+   */
+  val DefaultFpp: Double = 1e-4
+
   def build(spark: SparkSession, root: String, columns: Seq[String], fpp: Double): DigestBuilt = {
     require(columns.nonEmpty, "digest: give at least one column")
     OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString),
@@ -37,8 +44,7 @@ object DigestJob {
     val fs = base.getFileSystem(conf)
     val rootPath = fs.makeQualified(base)
     val listed = RetrofitJob.listStatuses(rootPath.toString, conf)
-    val prefix = rootPath.toUri.getPath.stripSuffix("/") + "/"
-    val tasks = listed.map(s => (s, s.getPath.toUri.getPath.stripPrefix(prefix)))
+    val tasks = listed.flatMap(s => DigestRoot.relative(rootPath, fs.makeQualified(s.getPath)).map(s -> _))
     val read = readAll(spark, tasks, columns.toVector, fpp, conf)
     val covered = read.filter(_.skipped.isEmpty).toIndexedSeq
     val filters = covered.zipWithIndex.flatMap { case (f, i) =>
@@ -52,7 +58,7 @@ object DigestJob {
         Map("created-by" -> Option(getClass.getPackage.getImplementationVersion).fold("bloomparquet")("bloomparquet " + _),
           "bloomparquet.columns" -> columns.mkString(",")))
     finally out.close()
-    publish(fs, folder, name, fs.getFileStatus(target).getLen)
+    publish(fs, conf, folder, name, fs.getFileStatus(target).getLen)
     DigestBuilt(target.toString, covered.size, read.size - covered.size, filters.size,
       footer.blobs.count(_.kind == BloomDigest.ClassBlobType), read.map(_.bytesRead).sum, read.map(_.filterBytes).sum,
       fs.getFileStatus(target).getLen, (System.nanoTime() - started) / 1e9)
@@ -71,14 +77,35 @@ object DigestJob {
         .toSeq
     }
 
+  /** Digests replaced longer ago than this are deleted when a newer one is published (planning may still be reading one). */
+  val ReplacedDigestsKeptMillis: Long = 60L * 60 * 1000
+
   /**
-   * Points the table's digest at `name` of `length` bytes ([[TableDigest.Pointer]]): one small file written
-   * whole (an object store's PUT, or create-and-write here).
+   * Points the table's digest at `name` of `length` bytes ([[TableDigest.Pointer]]) so that a reader
+   * sees the old pointer or the new one, whole: on object stores one PUT of a small object (never
+   * seen half written); elsewhere a file of its own renamed over the pointer (POSIX and HDFS rename
+   * atomically, where creating over the pointer would truncate it first). Then deletes the digests
+   * replaced more than [[ReplacedDigestsKeptMillis]] ago.
    */
-  private def publish(fs: FileSystem, folder: Path, name: String, length: Long): Unit = {
-    val out = fs.create(new Path(folder, Pointer), true)
-    try out.write(TableDigest.Pointer(name, length).text.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-    finally out.close()
+  private def publish(fs: FileSystem, conf: Configuration, folder: Path, name: String, length: Long): Unit = {
+    val pointer = new Path(folder, Pointer)
+    val text = TableDigest.Pointer(name, length).text.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+    def write(p: Path): Unit = {
+      val out = fs.create(p, true)
+      try out.write(text)
+      finally out.close()
+    }
+    if (fs.hasPathCapability(folder, CommonPathCapabilities.ETAGS_AVAILABLE)) write(pointer)
+    else {
+      val staged = new Path(folder, s".$Pointer-${UUID.randomUUID()}")
+      write(staged)
+      FileContext.getFileContext(fs.getUri, conf).rename(staged, pointer, Options.Rename.OVERWRITE)
+    }
+    val cutoff = System.currentTimeMillis() - ReplacedDigestsKeptMillis
+    fs.listStatus(folder).map(_.getPath.getName).foreach {
+      case old @ TableDigest.DigestName(time) if old != name && time < cutoff => fs.delete(new Path(folder, old), false)
+      case _ =>
+    }
   }
 
   /** For Python: what [[build]] did, as a map. */

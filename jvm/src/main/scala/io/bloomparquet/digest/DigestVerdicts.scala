@@ -34,10 +34,7 @@ object DigestVerdicts {
       kernel: SbbfKernel): Answer =
     if (leaf.fieldIds.nonEmpty) Answer(Set.empty) // the digest knows names, not field ids
     else {
-      // The column resolved as a file's pruning resolves it, against the leaf each class's files store.
-      val classes = digest.index.classes.indices
-        .filter(i => ColumnResolver.leaf(Seq(digest.index.classes(i).leaf), leaf.path, caseSensitive).isRight)
-      Answer(classes.flatMap { i =>
+      Answer(classesOf(digest, leaf, caseSensitive).flatMap { i =>
         val c = digest.index.classes(i)
         LiteralEncoder.encode(leaf.dataType, leaf.values, primitive(c.parquetType)) match {
           case PhysicalProbe.Unknown(_) => Nil
@@ -47,6 +44,15 @@ object DigestVerdicts {
         }
       }.toSet)
     }
+
+  /** The classes a predicate's values are probed in: those of the columns it names that the digest can answer for. */
+  def probedClasses(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Seq[Int] =
+    leaves(predicate).filter(_.fieldIds.isEmpty).flatMap(classesOf(digest, _, caseSensitive)).distinct
+
+  // The column resolved as a file's pruning resolves it, against the leaf each class's files store.
+  private def classesOf(digest: OpenDigest, leaf: ColumnIn, caseSensitive: Boolean): Seq[Int] =
+    digest.index.classes.indices
+      .filter(i => ColumnResolver.leaf(Seq(digest.index.classes(i).leaf), leaf.path, caseSensitive).isRight)
 
   private def mayMatch(p: BloomPredicate, entry: DigestEntry, answers: Map[ColumnIn, Answer]): Boolean = p match {
     case NoMatch => false

@@ -3,12 +3,13 @@ package io.bloomparquet.digest
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.planning.FileVersion
 import io.bloomparquet.pruning.{CompiledPredicate, ImpossibleFilter}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFolding, FilterFound}
 import io.bloomparquet.schema.{ColumnName, ColumnResolver}
 import io.bloomparquet.tail.FooterTail
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{EtagSource, FileStatus}
+import org.apache.hadoop.fs.FileStatus
 import org.apache.parquet.hadoop.util.HadoopInputFile
 
 /**
@@ -39,51 +40,59 @@ object FileFilters {
    */
   def read(status: FileStatus, path: String, columns: Seq[String], caseSensitive: Boolean, fpp: Double,
       conf: Configuration): FileFilters = {
-    val etag = status match {
-      case e: EtagSource => Option(e.getEtag).filter(_.nonEmpty)
-      case _ => None
-    }
-    val bare = DigestFile(path, status.getLen, status.getModificationTime, etag, IndexedSeq.empty)
+    val bare = DigestFile(path, status.getLen, status.getModificationTime, None, IndexedSeq.empty)
     def skipped(why: String, bytes: Long) = FileFilters(bare, Nil, bytes, 0, Some(why))
-    try {
-      val in = HadoopInputFile.fromStatus(status, conf).newStream()
-      try FooterTail.read(in, status.getLen, SpeculativeTailBytes) match {
-          case None => skipped("no plaintext Parquet footer", 0)
-          case Some(tail) =>
-            val schema = tail.footer.getFileMetaData.getSchema
-            // Leaves whose filters planning does not trust have no entry: parquet-java keys a row group's
-            // filters by dotted path, so two leaves sharing one may hold each other's.
-            val shared = CompiledPredicate.sharedDottedPaths(schema)
-            val leaves = columns.flatMap { c =>
-              ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
-                .filterNot(leaf => shared.contains(leaf.index))
-                .map(leaf => (c, leaf, DigestClass.typeText(leaf.primitive)))
+    // The version planning compares with the file's before trusting its entries (no status call
+    // where the listing's status already says it: an etag).
+    def version = FileVersion.of(status.getPath.getFileSystem(conf), status.getPath, status)
+    try version match {
+        case FileVersion.Unknown => skipped("its file system's version of it could not be had", 0)
+        case known => readVersioned(status, bare.copy(version = Some(known).collect { case FileVersion.Version(v) => v }),
+            columns, caseSensitive, fpp, conf)
+      }
+    catch { case NonFatal(e) => skipped(s"unreadable: $e", 0) }
+  }
+
+  private def readVersioned(status: FileStatus, bare: DigestFile, columns: Seq[String], caseSensitive: Boolean,
+      fpp: Double, conf: Configuration): FileFilters = {
+    def skipped(why: String, bytes: Long) = FileFilters(bare, Nil, bytes, 0, Some(why))
+    val in = HadoopInputFile.fromStatus(status, conf).newStream()
+    try FooterTail.read(in, status.getLen, SpeculativeTailBytes) match {
+        case None => skipped("no plaintext Parquet footer", 0)
+        case Some(tail) =>
+          val schema = tail.footer.getFileMetaData.getSchema
+          // Leaves whose filters planning does not trust have no entry: parquet-java keys a row group's
+          // filters by dotted path, so two leaves sharing one may hold each other's.
+          val shared = CompiledPredicate.sharedDottedPaths(schema)
+          val leaves = columns.flatMap { c =>
+            ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
+              .filterNot(leaf => shared.contains(leaf.index))
+              .map(leaf => (c, leaf, DigestClass.typeText(leaf.primitive)))
+          }
+          val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
+          var bytes = tail.bytesRead
+          var filterBytes = 0L
+          val filters = for {
+            (block, rg) <- blocks.zipWithIndex
+            (column, leaf, parquetType) <- leaves
+            chunk = block.getColumns.get(leaf.index)
+            words <- BloomFilterReader.read(tail.stream, status.getLen, chunk) match {
+              // A filter that excludes its chunk's own min or max is corrupt, as planning judges it.
+              case FilterFound.Loaded(f, n) if ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).nonEmpty =>
+                bytes += n
+                None
+              case FilterFound.Loaded(f, n) =>
+                bytes += n
+                filterBytes += f.numBytes
+                Some(FilterFolding.rightSized(f.words, fpp))
+              case other =>
+                bytes += other.bytesRead
+                None
             }
-            val blocks = tail.footer.getBlocks.asScala.toIndexedSeq
-            var bytes = tail.bytesRead
-            var filterBytes = 0L
-            val filters = for {
-              (block, rg) <- blocks.zipWithIndex
-              (column, leaf, parquetType) <- leaves
-              chunk = block.getColumns.get(leaf.index)
-              words <- BloomFilterReader.read(tail.stream, status.getLen, chunk) match {
-                // A filter that excludes its chunk's own min or max is corrupt, as planning judges it.
-                case FilterFound.Loaded(f, n) if ImpossibleFilter.reason(chunk.getPrimitiveType, chunk.getStatistics, f).nonEmpty =>
-                  bytes += n
-                  None
-                case FilterFound.Loaded(f, n) =>
-                  bytes += n
-                  filterBytes += f.numBytes
-                  Some(FilterFolding.rightSized(f.words, fpp))
-                case other =>
-                  bytes += other.bytesRead
-                  None
-              }
-            } yield RowGroupFilter(column, rg, leaf.path, parquetType, words)
-            val rowGroups = blocks.map(b => DigestRowGroup(b.getStartingPos, b.getCompressedSize, b.getRowCount))
-            FileFilters(bare.copy(rowGroups = rowGroups), filters, bytes, filterBytes, None)
-        }
-      finally in.close()
-    } catch { case NonFatal(e) => skipped(s"unreadable: $e", 0) }
+          } yield RowGroupFilter(column, rg, leaf.path, parquetType, words)
+          val rowGroups = blocks.map(b => DigestRowGroup(b.getStartingPos, b.getCompressedSize, b.getRowCount))
+          FileFilters(bare.copy(rowGroups = rowGroups), filters, bytes, filterBytes, None)
+      }
+    finally in.close()
   }
 }

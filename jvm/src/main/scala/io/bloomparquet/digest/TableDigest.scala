@@ -26,6 +26,15 @@ object TableDigest {
     def text: String = s"$name $length\n"
   }
 
+  /** A digest file's name as the builder writes it, with the time it was written (epoch milliseconds). */
+  object DigestName {
+    private val Name = """digest-([0-9]{1,18})-[0-9a-f-]{36}\.puffin""".r
+    def unapply(name: String): Option[Long] = name match {
+      case Name(time) => Some(time.toLong)
+      case _ => None
+    }
+  }
+
   object Pointer {
     private val Line = """(digest-[0-9]+-[0-9a-f-]{36}\.puffin) ([0-9]{1,15})""".r
 
@@ -52,19 +61,37 @@ object TableDigest {
       bytesRead: Long) extends Found
 
   /** The current digest of the table at `root`, its tail read `tailGuess` bytes at first. Never throws. */
-  def open(fs: FileSystem, root: Path, tailGuess: Int = TailGuessBytes): Found = {
+  def open(fs: FileSystem, root: Path, tailGuess: Int = TailGuessBytes): Found =
+    pointed(fs, root).fold(identity, { case (path, length) => openDigest(fs, path, length, tailGuess) })
+
+  /**
+   * [[open]], served from this JVM's digests where it holds the one the pointer names (the pointer
+   * is read every time: it says which digest is current). What planning calls.
+   */
+  def openHeld(fs: FileSystem, root: Path): Found =
+    pointed(fs, root).fold(identity,
+      { case (path, length) =>
+        val key = s"${fs.makeQualified(path)} $length"
+        HeldDigests.get(key).map(_.copy(reads = 1, bytesRead = 0L)).getOrElse {
+          val found = openDigest(fs, path, length, TailGuessBytes)
+          found match {
+            case o: Opened => HeldDigests.put(key, o)
+            case _ =>
+          }
+          found
+        }
+      })
+
+  /** The digest file the pointer of `root` names and its length, or what was found instead. */
+  private def pointed(fs: FileSystem, root: Path): Either[Found, (Path, Long)] = {
     val folder = new Path(root, Folder)
     val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile)))
     catch {
       case _: FileNotFoundException => Left(Missing(1))
       case NonFatal(e) => Left(Refused(s"digest pointer unreadable: $e", 1))
     }
-    pointerText.fold(identity,
-      text =>
-        Pointer.parse(text) match {
-          case None => Refused("digest pointer names no digest", 1)
-          case Some(p) => openDigest(fs, new Path(folder, p.name), p.length, tailGuess)
-        })
+    pointerText.flatMap(text =>
+      Pointer.parse(text).map(p => (new Path(folder, p.name), p.length)).toRight(Refused("digest pointer names no digest", 1)))
   }
 
   private def openDigest(fs: FileSystem, path: Path, length: Long, tailGuess: Int): Found =

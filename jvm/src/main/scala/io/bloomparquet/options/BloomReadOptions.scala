@@ -46,7 +46,7 @@ final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: L
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
     sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto,
-    readCost: ReadCostSettings = ReadCostSettings(), dictionaries: Boolean = true)
+    readCost: ReadCostSettings = ReadCostSettings(), dictionaries: Boolean = true, digest: Boolean = true)
 
 object BloomReadOptions {
 
@@ -63,6 +63,7 @@ object BloomReadOptions {
       sparkPushdown = valid.get(SparkPushdownKey),
       earlyStop = valid.get(EarlyStop),
       dictionaries = valid.get(Dictionaries),
+      digest = valid.get(Digest),
       filterReads = valid.get(FilterReadsKey),
       readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges),
         valid.get(ReadDriverMegabytesPerSecond)))

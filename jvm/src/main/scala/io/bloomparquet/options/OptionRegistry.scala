@@ -38,6 +38,11 @@ object OptionRegistry {
       "encoding stats say so), plan-time pruning reads its dictionary page (up to 2 MiB) and prunes the row group when " +
       "no equality, <=> or IN value is in it, with Spark's equality (string bytes, both zeros, timestamp units): the " +
       "skipping Spark's reader does in tasks, done before any task starts; counted as bloomRowGroupsPrunedByDictionary")
+  val Digest: OptionSpec[Boolean] = OptionSpec("bloom.digest", Bool, Some(true), Seq(Read),
+    "plan-time pruning first asks the table's bloom digest (built by `bloomparquet digest`, kept in the table's " +
+      "_bloomparquet folder), when it has one: files it covers at their current version whose row groups it rules " +
+      "out are pruned with no read of their own, the others judged on their own as always (decisions are the same " +
+      "either way); false: judge every file on its own")
   val FilterReadsKey: OptionSpec[FilterReads] = OptionSpec("bloom.filterReads",
     new OneOf(FilterReads.all, (_: FilterReads).name), Some(FilterReads.Auto), Seq(Read),
     "how a probed bloom filter is read: auto = whole, or only its header and the 32-byte blocks the probed values " +
@@ -145,7 +150,8 @@ object OptionRegistry {
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, Dictionaries, FilterReadsKey, ReadLatencyMicros,
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, Dictionaries, Digest, FilterReadsKey,
+    ReadLatencyMicros,
     ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributed,
     PlanningJobMillis,

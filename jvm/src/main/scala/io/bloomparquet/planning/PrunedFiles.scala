@@ -7,9 +7,10 @@ import io.bloomparquet.pruning.RowGroupVerdict
  * A file's [[FileOutcome]] holds its row groups' verdicts, what judging it read and the version
  * its file system offered; the rest follows from it and the file's listing: whether any of the
  * file is read ([[kept]]), the version a task checks before reading what planning cut
- * ([[judged]]), and the row groups such a task reads ([[keptRowGroups]]).
+ * ([[judged]]), and the row groups such a task reads ([[keptRowGroups]]). `digest`: what the
+ * table's bloom digest did, which decided some files with no read of their own.
  */
-final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome]) {
+final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome], digest: DigestUse) {
 
   def apply(key: FileKey): FileOutcome = outcomes(key)
 

@@ -1,6 +1,7 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.digest.DigestRoot
 import io.bloomparquet.options.{PruningMode, ReadSettings}
 import io.bloomparquet.pruning.{BloomPredicate, PartitionKeys, RuntimeFilters}
 import io.bloomparquet.spark.metrics.{BloomMetrics, PruningCounts}
@@ -53,7 +54,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
 
   private def prune(base: Seq[FilePartition], p: BloomPredicate): Planned = {
     val PrunedSplits(kept, counts, judged) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      settings, PruningSite.Planning(sparkSession))
+      settings, PruningSite.Planning(sparkSession, DigestRoot.of(fileIndex.rootPaths)))
     val unchanged = counts.filesPruned == 0 &&
       counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom + counts.rowGroupsPrunedByDictionary == 0
     Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged)

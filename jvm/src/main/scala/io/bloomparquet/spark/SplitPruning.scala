@@ -4,7 +4,8 @@ import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, PrunedFiles}
+import io.bloomparquet.digest.DigestPlanning
+import io.bloomparquet.planning.{DigestUse, FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, SplitPlanner}
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.hadoop.conf.Configuration
@@ -65,24 +66,28 @@ object SplitPruning {
   /**
    * The files judged where `site` says: on the driver, in a planning job, or in this task. What
    * every read path cuts from (V2 splits, a V1 or Delta scan's tasks). Planning versions the files
-   * from a listing of each directory first ([[ListedVersions]]), not a status call per file.
+   * from a listing of each directory first ([[ListedVersions]]), not a status call per file, and
+   * lets the table's bloom digest decide the files it rules out whole before reading any other.
    */
   def prunedFiles(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
-      settings: ReadSettings): PrunedFiles = PrunedFiles(outcomesAt(site, keys, predicate, conf, settings))
-
-  private def outcomesAt(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
-      settings: ReadSettings): Map[FileKey, FileOutcome] = site match {
-    case PruningSite.Planning(spark) =>
+      settings: ReadSettings): PrunedFiles = site match {
+    case PruningSite.Planning(spark, table) =>
       val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))
       val listedVersions = ListedVersions.fill(keys, conf, parallelism)
       val files = listedVersions.keys.values.toSeq.distinct
-      val outcomes =
-        if (DistributedPlanning.chosen(spark, files, settings, parallelism))
-          DistributedPlanning.outcomes(spark, files, predicate, conf, settings, parallelism, listedVersions.status)
-        else outcomesHere(files, predicate, conf, settings, parallelism, listedVersions.status)
-      keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap
+      val byDigest = table.filter(_ => settings.bloom.digest && files.nonEmpty)
+        .map(DigestPlanning.decide(_, files, predicate, conf, settings, parallelism))
+        .getOrElse(DigestPlanning.Decided(Map.empty, DigestUse.NotLookedFor))
+      val rest = files.filterNot(byDigest.ruledOut.contains)
+      val judged =
+        if (DistributedPlanning.chosen(spark, rest, settings, parallelism))
+          DistributedPlanning.outcomes(spark, rest, predicate, conf, settings, parallelism, listedVersions.status)
+        else outcomesHere(rest, predicate, conf, settings, parallelism, listedVersions.status)
+      val outcomes = judged ++ byDigest.ruledOut
+      PrunedFiles(keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap, byDigest.use)
     // A task's core is its parallelism: its files are read one after the other.
-    case PruningSite.InTask => outcomesHere(keys, predicate, conf, settings, parallelism = 1)
+    case PruningSite.InTask =>
+      PrunedFiles(outcomesHere(keys, predicate, conf, settings, parallelism = 1), DigestUse.NotLookedFor)
   }
 
   /**

@@ -2,6 +2,7 @@ package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.compat.SparkCompat.TableFunction
+import io.bloomparquet.digest.DigestJob
 import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.retrofit.TableRetrofit
 import org.apache.spark.sql.catalyst.InternalRow
@@ -23,6 +24,12 @@ object SqlFunctions {
         s"${tables.map(_.format).mkString(", ")} (the table at `path`: new files, committed at once; rows add " +
         "the new file and the version committed)",
       args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args), tables)),
+    SparkCompat.tableFunction("bloomparquet_digest",
+      "_FUNC_(path, columns[, fpp]) - builds the bloom digest of the Parquet table at `path` from the filters on " +
+        "`columns` (comma-separated) already in its files, folded to at most `fpp` (default " +
+        s"${DigestJob.DefaultFpp}) where they are larger than that needs; plan-time pruning then rules out the files " +
+        "it covers with no read of their own. One row: " + DigestRelation.schema.simpleString,
+      args => DigestRelation(FunctionArgs("bloomparquet_digest", args))),
     SparkCompat.tableFunction("bloomparquet_filters",
       "_FUNC_(path) - a row per column chunk with a bloom filter in the Parquet files at `path` (file, " +
         "directory or glob), with the NDV and false-positive rate its bits imply: " + FiltersTable.schema.simpleString,

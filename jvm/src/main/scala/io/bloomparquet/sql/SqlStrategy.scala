@@ -8,6 +8,7 @@ import org.apache.spark.sql.execution.SparkStrategy
 object SqlStrategy extends SparkStrategy {
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
     case r: RetrofitRelation => RetrofitExec(r) :: Nil
+    case r: DigestRelation => DigestExec(r) :: Nil
     case r: DriverTableRelation => DriverTableExec(r) :: Nil
     case _ => Nil
   }

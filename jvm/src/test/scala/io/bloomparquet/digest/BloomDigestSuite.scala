@@ -156,7 +156,7 @@ class BloomDigestSuite extends KernelSuite {
     // One class blob of `blocks` blocks (one entry) beside an index naming `entry` in a class of one block.
     def handMade(blocks: Int, entry: DigestEntry): Array[Byte] = {
       val out = new ByteArrayOutputStream()
-      val index = DigestIndex(files, IndexedSeq(DigestClass("k", Seq("k"), Int64, 1, IndexedSeq(entry))), fpp)
+      val index = DigestIndex(files, IndexedSeq(DigestClass("k", Seq("k"), Int64, 1, IndexedSeq(entry), IndexedSeq(0))), fpp)
       PuffinFile.write(out,
         Seq(
           PuffinFile.NewBlob(BloomDigest.ClassBlobType, Nil, Map("column" -> "k", "blocks" -> blocks.toString),

@@ -28,6 +28,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.planningParallelism" -> (("1_000", 1000L), Some("-1")),
     "bloom.earlyStop" -> (("False", false), Some("off")),
     "bloom.dictionaries" -> (("TRUE", true), Some("always")),
+    "bloom.digest" -> (("false", false), Some("never")),
     "bloom.filterReads" -> (("Blocks", FilterReads.Blocks), Some("partly")),
     "bloom.readCost.latencyMicros" -> (("20_000", 20000L), Some("-1")),
     "bloom.readCost.megabytesPerSecond" -> (("100", 100L), Some("fast")),

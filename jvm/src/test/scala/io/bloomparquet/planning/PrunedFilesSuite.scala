@@ -10,10 +10,11 @@ class PrunedFilesSuite extends munit.FunSuite {
   private val allPruned = FileKey("s3a://b/t/pruned.parquet", 304, 7)
   private val cut = FileKey("s3a://b/t/cut.parquet", 304, 8)
   private val unreadable = FileKey("s3a://b/t/unreadable.parquet", 304, 9)
-  private val files = PrunedFiles(Map(
+  private val files = PrunedFiles(
+    Map(
       allPruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
-      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)))
+      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)), DigestUse.NotLookedFor)
 
   test("a file is read where a row group may match, or where planning could not judge it (read whole)") {
     assert(!files.kept(allPruned))

@@ -2,7 +2,7 @@ package io.bloomparquet.spark.metrics
 
 import java.util.concurrent.TimeUnit
 
-import io.bloomparquet.planning.{FileKey, PrunedFiles}
+import io.bloomparquet.planning.{DigestUse, FileKey, PrunedFiles}
 import io.bloomparquet.pruning.RowGroupVerdict
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 
@@ -44,6 +44,17 @@ class RuntimeFilterTimeMetric
     extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
 class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
       "bloom: files read whole (replaced since planning judged them)")
+class DigestEntriesMetric extends BloomSumMetric(BloomMetrics.DigestEntries,
+      "bloom digest: entries (row groups' filters) of the probed columns for the scan's files")
+class DigestEntriesPrunedMetric
+    extends BloomSumMetric(BloomMetrics.DigestEntriesPruned, "bloom digest: entries that rule their row group out")
+class DigestRequestsMetric
+    extends BloomSumMetric(BloomMetrics.DigestRequests, "bloom digest: requests (its pointer, its tail, rows probed)")
+class DigestBytesReadMetric extends BloomSumMetric(BloomMetrics.DigestBytesRead, "bloom digest: bytes read")
+class DigestFilesNotCoveredMetric extends BloomSumMetric(BloomMetrics.DigestFilesNotCovered,
+      "bloom digest: files judged on their own (not in the digest, or changed since it was built)")
+class DigestRefusedMetric
+    extends BloomSumMetric(BloomMetrics.DigestRefused, "bloom digest: digests refused (damaged or of an unknown version)")
 class TasksPlannedMetric extends BloomSumMetric(BloomMetrics.TasksPlanned, "bloom: tasks planned")
 
 /** Counters of one planning (or one task's) pruning run, and their Spark metrics. */
@@ -52,7 +63,7 @@ final case class PruningCounts(
     rowGroupsPrunedByBloom: Long = 0, rowGroupsUnprobed: Long = 0, rowGroupsReadInGaps: Long = 0, filterBytesRead: Long = 0,
     filterReads: Long = 0, filtersReadInBlocks: Long = 0, footersRead: Long = 0, brokenFilters: Long = 0,
     unreadableFiles: Long = 0, filesPlannedOnExecutors: Long = 0, pruningTimeMs: Long = 0, planningBytesRead: Long = 0,
-    rowGroupsPrunedByDictionary: Long = 0, dictionaryBytesRead: Long = 0) {
+    rowGroupsPrunedByDictionary: Long = 0, dictionaryBytesRead: Long = 0, digest: DigestUse = DigestUse.NotLookedFor) {
 
   /** The counts of two prunings of different files (a scan's planning, then its runtime key sets), together. */
   def +(o: PruningCounts): PruningCounts = PruningCounts(
@@ -63,7 +74,10 @@ final case class PruningCounts(
     footersRead + o.footersRead, brokenFilters + o.brokenFilters, unreadableFiles + o.unreadableFiles,
     filesPlannedOnExecutors + o.filesPlannedOnExecutors, pruningTimeMs + o.pruningTimeMs,
     planningBytesRead + o.planningBytesRead, rowGroupsPrunedByDictionary + o.rowGroupsPrunedByDictionary,
-    dictionaryBytesRead + o.dictionaryBytesRead)
+    dictionaryBytesRead + o.dictionaryBytesRead,
+    DigestUse(digest.entries + o.digest.entries, digest.entriesPruned + o.digest.entriesPruned,
+      digest.requests + o.digest.requests, digest.bytesRead + o.digest.bytesRead,
+      digest.filesNotCovered + o.digest.filesNotCovered, digest.refused + o.digest.refused))
 
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
@@ -75,7 +89,10 @@ final case class PruningCounts(
     BloomMetrics.UnreadableFiles -> unreadableFiles, BloomMetrics.FilesPlannedOnExecutors -> filesPlannedOnExecutors,
     BloomMetrics.PruningTimeMs -> pruningTimeMs, BloomMetrics.PlanningBytesRead -> planningBytesRead,
     BloomMetrics.RowGroupsPrunedByDictionary -> rowGroupsPrunedByDictionary,
-    BloomMetrics.DictionaryBytesRead -> dictionaryBytesRead
+    BloomMetrics.DictionaryBytesRead -> dictionaryBytesRead, BloomMetrics.DigestEntries -> digest.entries,
+    BloomMetrics.DigestEntriesPruned -> digest.entriesPruned, BloomMetrics.DigestRequests -> digest.requests,
+    BloomMetrics.DigestBytesRead -> digest.bytesRead, BloomMetrics.DigestFilesNotCovered -> digest.filesNotCovered,
+    BloomMetrics.DigestRefused -> digest.refused
   ).map { case (n, v) => BloomMetrics.taskMetric(n, v) }
 }
 
@@ -107,7 +124,8 @@ object PruningCounts {
       brokenFilters = mine.map(_.brokenFilters.toLong).sum,
       unreadableFiles = mine.count(_.failure.isDefined).toLong,
       filesPlannedOnExecutors = mine.count(_.readByJob).toLong,
-      pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+      pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+      digest = pruned.digest)
   }
 }
 
@@ -134,6 +152,12 @@ object BloomMetrics {
   val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
   val FilesChangedSincePlanning = "bloomFilesChangedSincePlanning"
+  val DigestEntries = "bloomDigestEntries"
+  val DigestEntriesPruned = "bloomDigestEntriesPruned"
+  val DigestRequests = "bloomDigestRequests"
+  val DigestBytesRead = "bloomDigestBytesRead"
+  val DigestFilesNotCovered = "bloomDigestFilesNotCovered"
+  val DigestRefused = "bloomDigestRefused"
 
   def supported: Array[CustomMetric] = Array(
     new FilesTotalMetric, new FilesPrunedMetric, new RowGroupsTotalMetric, new RowGroupsPrunedByStatsMetric,
@@ -143,7 +167,8 @@ object BloomMetrics {
     new BrokenFiltersMetric,
     new UnreadableFilesMetric, new FilesPlannedOnExecutorsMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric,
     new RuntimeFilterTimeMetric,
-    new TasksPlannedMetric, new FilesChangedSincePlanningMetric)
+    new TasksPlannedMetric, new FilesChangedSincePlanningMetric, new DigestEntriesMetric, new DigestEntriesPrunedMetric,
+    new DigestRequestsMetric, new DigestBytesReadMetric, new DigestFilesNotCoveredMetric, new DigestRefusedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {
     override def name: String = metricName

@@ -1,6 +1,6 @@
 package io.bloomparquet.spark.metrics
 
-import io.bloomparquet.planning.{FileKey, FileOutcome, PrunedFiles}
+import io.bloomparquet.planning.{DigestUse, FileKey, FileOutcome, PrunedFiles}
 import io.bloomparquet.pruning.RowGroupVerdict
 import io.bloomparquet.testing.JudgedOutcomes
 
@@ -13,11 +13,14 @@ class PruningCountsSuite extends munit.FunSuite {
   private val cut = FileKey("/t/cut.parquet", 304, 8)
   private val unreadable = FileKey("/t/unreadable.parquet", 304, 9)
   private val elsewhere = FileKey("/t/counted-by-another-scan.parquet", 304, 10)
-  private val files = PrunedFiles(Map(
+  private val digestUse = DigestUse(entries = 9, entriesPruned = 7, requests = 3, bytesRead = 4096, filesNotCovered = 2,
+    refused = 0)
+  private val files = PrunedFiles(
+    Map(
       pruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
       unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1),
-      elsewhere -> outcome(JudgedOutcomes.twoKept)))
+      elsewhere -> outcome(JudgedOutcomes.twoKept)), digestUse)
 
   test("verdicts count the files counted; an unreadable one counts as a file, not its row groups") {
     val c = PruningCounts.of(files, Seq(pruned, cut, unreadable), rowGroupsReadInGaps = 2, started = System.nanoTime())
@@ -29,6 +32,22 @@ class PruningCountsSuite extends munit.FunSuite {
 
   test("reads count every file judged, the ones another scan counts too") {
     assertEquals(PruningCounts.of(files, Seq(pruned), 0, System.nanoTime()).footersRead, 4L)
-    assertEquals(PruningCounts.of(files, Nil, 0, System.nanoTime()).copy(pruningTimeMs = 0), PruningCounts(footersRead = 4))
+    assertEquals(PruningCounts.of(files, Nil, 0, System.nanoTime()).copy(pruningTimeMs = 0),
+      PruningCounts(footersRead = 4, digest = digestUse))
+  }
+
+  test("what the digest did is counted once per pruning run, summed across runs, and reported as metrics") {
+    val once = PruningCounts.of(files, Seq(pruned), 0, System.nanoTime())
+    assertEquals(once.digest, digestUse)
+    assertEquals((once + once).digest,
+      digestUse.copy(entries = 18, entriesPruned = 14, requests = 6, bytesRead = 8192,
+        filesNotCovered = 4))
+    val metrics = once.toTaskMetrics.map(m => m.name -> m.value).toMap
+    assertEquals(
+      Seq(BloomMetrics.DigestEntries, BloomMetrics.DigestEntriesPruned, BloomMetrics.DigestRequests, BloomMetrics.DigestBytesRead,
+        BloomMetrics.DigestFilesNotCovered, BloomMetrics.DigestRefused).map(metrics),
+      Seq(9L, 7L, 3L, 4096L, 2L, 0L))
+    assert(BloomMetrics.supported.map(_.name).toSet.subsetOf(metrics.keySet ++ Set(BloomMetrics.RuntimeFiltersReceived,
+        BloomMetrics.RuntimeFilterTimeMs, BloomMetrics.TasksPlanned, BloomMetrics.FilesChangedSincePlanning)))
   }
 }

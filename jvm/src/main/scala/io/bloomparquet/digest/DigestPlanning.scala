@@ -1,0 +1,136 @@
+package io.bloomparquet.digest
+
+import scala.collection.concurrent.TrieMap
+import scala.util.control.NonFatal
+
+import io.bloomparquet.digest.TableDigest.{Missing, Opened, Refused}
+import io.bloomparquet.kernel.SbbfKernels
+import io.bloomparquet.options.ReadSettings
+import io.bloomparquet.planning.{DigestUse, FileKey, FileOutcome, FileReads, FileVersion, PlanningPool}
+import io.bloomparquet.pruning.SplitPlanner.Span
+import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FSDataInputStream, FileSystem, Path}
+import org.slf4j.LoggerFactory
+
+/**
+ * A scan's files as its table's bloom digest decides them, before any of them is read: a file the
+ * digest covers at the version planning sees, all of whose row groups it rules out, is pruned with
+ * no read of its own. Every other file (not covered, of another version, or with a row group the
+ * digest keeps) is left to be judged on its own, exactly as without a digest: the digest's entries
+ * are the files' own filters folded, which keep every value those keep, so a file it rules out
+ * its own filters rule out too, and what planning decides is what it decides without the digest;
+ * only what it reads changes. A digest that cannot be trusted is refused (warned once) and
+ * changes nothing.
+ */
+object DigestPlanning {
+  private val log = LoggerFactory.getLogger(getClass)
+  private val warned = TrieMap.empty[String, Unit]
+
+  /** The files the digest rules out whole, with their outcomes, and what using it took. */
+  final case class Decided(ruledOut: Map[FileKey, FileOutcome], use: DigestUse)
+
+  /**
+   * What the digest of the table at `table` decides of `files` (keyed as planning lists them, with
+   * the etags listings gave). `parallelism`: version lookups at once where the listing gave none.
+   */
+  def decide(table: Path, files: Seq[FileKey], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
+      parallelism: Int): Decided =
+    try {
+      val fs = table.getFileSystem(conf)
+      val root = fs.makeQualified(table)
+      TableDigest.openHeld(fs, root) match {
+        case Missing(reads) => Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, filesNotCovered = files.size))
+        case Refused(why, reads) =>
+          refused(root, why)
+          Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, filesNotCovered = files.size, refused = 1))
+        case opened: Opened => decideWith(fs, root, opened, files, predicate, conf, settings, parallelism)
+      }
+    } catch {
+      case NonFatal(e) =>
+        refused(table, e.toString)
+        Decided(Map.empty, DigestUse.NotLookedFor.copy(filesNotCovered = files.size, refused = 1))
+    }
+
+  private def refused(root: Path, why: String): Unit =
+    if (warned.putIfAbsent(s"$root $why", ()).isEmpty)
+      log.warn(s"bloomparquet: the bloom digest of $root is not used (every file is judged on its own): $why")
+
+  private def decideWith(fs: FileSystem, root: Path, opened: Opened, files: Seq[FileKey], predicate: BloomPredicate,
+      conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
+    val digest = opened.digest
+    val listed = files.flatMap(k => DigestRoot.relative(root, new Path(k.path)).flatMap(digest.fileByPath.get).map(k -> _)).toMap
+    val current = PlanningPool.forEachFile[FileKey, Boolean](listed.keys.toSeq, parallelism, _ => None,
+      key => holdsFor(digest.index.files(listed(key)), key, conf))
+    val covered = listed.filter { case (key, _) => current(key) }
+    val rows = new DigestRows(fs, opened)
+    try {
+      val verdicts = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
+      val ruledOut = covered.collect {
+        case (key, f) if !verdicts(f).contains(RowGroupVerdict.Keep) => key -> outcome(digest.index.files(f), verdicts(f))
+      }
+      val coveredFiles = covered.values.toSet
+      val entries = DigestVerdicts.probedClasses(digest, predicate, settings.caseSensitive)
+        .flatMap(digest.index.classes(_).entries).distinct.filter(e => coveredFiles(e.file))
+      Decided(ruledOut,
+        DigestUse(entries = entries.size,
+          entriesPruned = entries.count(e => verdicts(e.file)(e.rowGroup) != RowGroupVerdict.Keep),
+          requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
+          filesNotCovered = files.size - covered.size, refused = 0))
+    } finally rows.close()
+  }
+
+  /**
+   * Whether the entries of `file` hold for the listed `key`: the same length and modification time,
+   * and the same version its file system offers now (the listing's etag, else asked for: an inode
+   * and change time locally, a status call on HDFS or for an object the listing did not version).
+   */
+  private def holdsFor(file: DigestFile, key: FileKey, conf: Configuration): Boolean =
+    file.length == key.length && file.modificationTime == key.modificationTime &&
+      (key.version.map(FileVersion.Version).getOrElse(FileVersion.of(key.path, conf)) match {
+        case FileVersion.Version(v) => file.version.contains(v)
+        case FileVersion.NotOffered => file.version.isEmpty
+        case FileVersion.Unknown => false
+      })
+
+  /** A file the digest rules out whole: its row groups' places and verdicts, nothing read. */
+  private def outcome(file: DigestFile, verdicts: IndexedSeq[RowGroupVerdict]): FileOutcome =
+    FileOutcome(
+      file.rowGroups.map(rg => Span(rg.start, rg.length)), verdicts, brokenFilters = 0, rowGroupsUnprobed = 0,
+      version = file.version.fold[FileVersion.Lookup](FileVersion.NotOffered)(FileVersion.Version), failure = None,
+      reads = FileReads.footerOnly(0), readByJob = false)
+}
+
+/**
+ * The rows of a digest's classes a probe needs: from the tail planning read when they lie in it,
+ * else one read each from the digest file (opened once), each row read once and checked against
+ * its class's checksum (a damaged row throws: the digest is then refused).
+ */
+private final class DigestRows(fs: FileSystem, opened: Opened) extends AutoCloseable {
+  private var stream: Option[FSDataInputStream] = None
+  private val read = scala.collection.mutable.Map.empty[RowRead, Array[Int]]
+  var requests = 0
+  var bytesRead = 0L
+
+  def words(row: RowRead): Array[Int] = synchronized(read.getOrElseUpdate(row, fetch(row)))
+
+  private def fetch(row: RowRead): Array[Int] = {
+    val bytes = if (row.offset >= opened.tailStart) {
+      val at = (row.offset - opened.tailStart).toInt
+      java.util.Arrays.copyOfRange(opened.tail, at, at + row.length.toInt)
+    } else {
+      val in = stream.getOrElse { val s = fs.open(opened.path); stream = Some(s); s }
+      val read = new Array[Byte](row.length.toInt)
+      in.readFully(row.offset, read)
+      requests += 1
+      bytesRead += read.length
+      read
+    }
+    val stated = opened.digest.index.classes(row.classIndex).rowChecksums(row.row)
+    if (BloomDigest.rowChecksum(bytes, 0, bytes.length) != stated)
+      throw new java.io.IOException(s"row ${row.row} of digest class ${row.classIndex} does not match its checksum")
+    BloomDigest.words(bytes)
+  }
+
+  override def close(): Unit = stream.foreach(_.close())
+}

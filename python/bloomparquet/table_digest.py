@@ -1,0 +1,85 @@
+"""A table's bloom digest: built from the bloom filters already in its Parquet files, it lets
+plan-time pruning rule out the files it covers with no read of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import _options, _session
+from ._connect import is_connect, sql_function_missing
+from .writer import _columns, _sql_string
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+DEFAULT_FPP = 1e-4
+
+
+def build_digest(
+    spark: SparkSession, path: str, columns: Sequence[str] | str, fpp: float = DEFAULT_FPP
+) -> dict[str, Any]:
+    """Build (or rebuild) the bloom digest of the Parquet table at ``path``.
+
+    A Spark job reads each file's footer and its bloom filters on ``columns`` (never a data page),
+    folds filters larger than ``fpp`` needs, and writes the digest into the table's
+    ``_bloomparquet`` folder (hidden from Spark's listing) under a new name, then points
+    ``_bloomparquet/digest`` at it: readers see the old digest or the new one whole, on object
+    stores too. From then on every ``bloomparquet`` scan (and opted-in ``parquet`` or Delta scan)
+    of the table asks the digest first: files it covers at their current version whose row groups
+    it rules out are pruned with no read of their own; files written or changed after it are
+    judged on their own, as without a digest. Decisions are the same either way; only the reads
+    change. Rebuild it after large appends. On Spark Connect this runs the ``bloomparquet_digest``
+    SQL function, which needs the server started with bloomparquet's session extension.
+
+    Parameters
+    ----------
+    spark : SparkSession
+        A classic or Spark Connect session with bloomparquet loaded.
+    path : str
+        The table's root directory (partition folders below it are covered).
+    columns : str or sequence of str
+        The columns whose filters the digest holds, a list or one comma-separated string.
+    fpp : float
+        The false-positive bound filters are folded to where they are larger than it needs (a
+        filter is never made larger). A file the digest keeps is read to be judged, so a point
+        lookup of an absent value reads about ``fpp`` x row groups footers.
+
+    Returns
+    -------
+    dict
+        ``path`` (the digest file), ``files`` covered, ``files_skipped`` (not plaintext Parquet,
+        unreadable), ``entries`` (row groups' filters held), ``classes``, ``bytes_read``,
+        ``filter_bytes`` (the files' filters), ``digest_bytes``, ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        No column, or ``fpp`` outside (0, 1).
+
+    Examples
+    --------
+    >>> built = bp.build_digest(spark, "/lake/events", ["user_id"])
+    >>> built["digest_bytes"] <= built["filter_bytes"]
+    True
+    """
+    cols = _columns(columns)
+    _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp}, ("retrofit",))
+    if is_connect(spark):
+        query = (
+            f"SELECT * FROM bloomparquet_digest({_sql_string(path)}, {_sql_string(','.join(cols))}, "
+            f"CAST({float(fpp)!r} AS DOUBLE))"
+        )
+        try:
+            (row,) = spark.sql(query).collect()
+        except Exception as e:  # the server's AnalysisException, as pyspark raises it
+            if "bloomparquet_digest" in str(e) and "UNRESOLVABLE_TABLE_VALUED_FUNCTION" in str(e):
+                raise sql_function_missing(e, "bloomparquet_digest") from e
+            raise
+        return row.asDict()
+    jvm = _session.jvm(spark)
+    jcols = jvm.java.util.ArrayList()
+    for c in cols:
+        jcols.add(c)
+    built = jvm.io.bloomparquet.digest.DigestJob.buildForPython(_session.jvm_session(spark), path, jcols, float(fpp))
+    return {str(k): built[k] for k in built.keySet()}

@@ -1,0 +1,273 @@
+"""Plan-time pruning with a table's bloom digest, differentially: on every route the rows are Spark's
+(``parquet``, pushdown off), and the digest changes what planning reads, never what it decides: the
+files and row groups pruned and the rows decoded equal those of the same read with ``bloom.digest``
+off. Files the digest does not cover at their current version (appended, replaced in place with the
+same length and modification time, deleted) are judged on their own; a damaged digest is refused
+and changes nothing; a digest rebuilt while queries plan is seen whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import bloomparquet as bp
+
+from .routes import bloom_routes
+from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
+
+pytestmark = pytest.mark.spark
+
+N = 30_000  # rows of our writer's and Spark's files; pyarrow's add 5,000 without filters
+NO_CACHE = {"spark.bloomparquet.read.cache": "false"}
+DIGEST_OFF = {"spark.bloomparquet.read.digest": "false"}
+PRUNED = ("bloomRowGroupsPrunedByBloom", "bloomRowGroupsPrunedByStats", "bloomRowGroupsPrunedByDictionary")
+
+
+def _k(i: int) -> int:
+    """Row i's key: even, shuffled (statistics can't prune it); odd keys inside the range are absent."""
+    return (i * 7919) % (N + 5_000) * 2
+
+
+def _ks(i: int) -> str:
+    return str(uuid.UUID(int=i * 0x9E3779B97F4A7C15 % (1 << 128), version=4))
+
+
+def _frame(spark, ids: range):
+    data = [(_k(i), _ks(i), i) for i in ids]
+    return spark.createDataFrame(data, "k long, ks string, id long")
+
+
+@pytest.fixture(scope="module")
+def table(spark, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Files of three writers: ours (right-sized filters on k and ks), Spark's parquet-java (1 MiB
+    filters, folded in the digest), pyarrow (no filters: never covered)."""
+    root = tmp_path_factory.mktemp("digest_planning") / "t"
+    block = {"parquet.block.size": str(96 * 1024)}
+    bp.write_bloom(_frame(spark, range(0, 20_000)).repartition(4), str(root), ["k", "ks"], **block)
+    with spark_conf(spark, {"parquet.bloom.filter.enabled#k": "true", "parquet.bloom.filter.enabled#ks": "true"}):
+        _frame(spark, range(20_000, N)).repartition(2).write.mode("append").options(**block).parquet(str(root))
+    ids = np.arange(N, N + 5_000)
+    pq.write_table(
+        pa.table({"k": [_k(int(i)) for i in ids], "ks": [_ks(int(i)) for i in ids], "id": ids}),
+        root / "pyarrow.parquet",
+    )
+    return root
+
+
+def _queries() -> dict[str, str]:
+    hit, other = 123, 24_567  # one in our writer's files, one in Spark's
+    miss = _k(777) + 1
+    return {
+        "point_miss": f"k = {miss}",
+        "point_hit": f"k = {_k(hit)}",
+        "in": f"k IN ({_k(hit)}, {miss}, {miss + 2}, {_k(other)})",
+        "string_hit": f"ks = '{_ks(other)}'",
+        "string_miss": f"ks = '{_ks(10**9)}'",
+        "or": f"k = {miss} OR ks = '{_ks(hit)}'",
+        "and": f"k = {_k(hit)} AND ks = '{_ks(other)}'",
+        "null_safe": f"k <=> {miss}",
+        "pyarrow_hit": f"k = {_k(N + 42)}",
+    }
+
+
+def _build(spark, path: Path, fpp: float = 1e-4) -> dict:
+    return bp.build_digest(spark, str(path), ["k", "ks"], fpp=fpp)
+
+
+def _plan(spark, path: Path, where: str, confs: dict[str, str] | None = None) -> tuple[list, dict[str, int]]:
+    with spark_conf(spark, {**NO_CACHE, **(confs or {})}):
+        df = bp.read_bloom(spark, str(path)).where(where)
+        return rows(df), bp.scan_metrics(df)
+
+
+def _same_decisions(on: dict[str, int], off: dict[str, int], query: str) -> None:
+    assert on["bloomFilesPruned"] == off["bloomFilesPruned"], (query, on, off)
+    assert sum(on[m] for m in PRUNED) == sum(off[m] for m in PRUNED), (query, on, off)
+    assert on["numOutputRows"] == off["numOutputRows"], (query, on, off)  # rows decoded
+
+
+def test_a_current_digest_decides_as_the_files_do_and_reads_less(spark, table: Path, oracle) -> None:
+    built = _build(spark, table)
+    assert built["files"] == 7 and built["digest_bytes"] < built["filter_bytes"], built
+    for name, where in _queries().items():
+        expected = oracle(table, where)
+        got_on, on = _plan(spark, table, where)
+        got_off, off = _plan(spark, table, where, DIGEST_OFF)
+        assert got_on == got_off == expected, name
+        _same_decisions(on, off, name)
+        assert off["bloomDigestEntries"] == off["bloomDigestRequests"] == 0, (name, off)
+        # Every file is in the digest at its version; the pyarrow file has no entry (no filter): its row
+        # groups are kept by the digest, and it is judged (its footer read) on its own.
+        assert on["bloomDigestFilesNotCovered"] == 0 and on["bloomDigestRefused"] == 0, (name, on)
+        # The first query reads the pointer and the digest's tail; later ones find it held: the pointer alone.
+        assert on["bloomDigestEntries"] > 0 and on["bloomDigestRequests"] >= 1, (name, on)
+        assert on["bloomFootersRead"] <= off["bloomFootersRead"] == 7, (name, on, off)
+    # A point miss: the digest rules out every covered file (filters of p <= 1 % over 20 row groups keep
+    # one with probability <= 1 - 0.99^20 = 18 %, so allow one), only the pyarrow file's footer is read.
+    _, miss = _plan(spark, table, _queries()["point_miss"])
+    assert miss["bloomFootersRead"] <= 2 and miss["bloomDigestEntriesPruned"] >= miss["bloomDigestEntries"] - 1, miss
+
+
+def test_every_route_returns_sparks_rows_with_the_digest(spark, table: Path, oracle) -> None:
+    _build(spark, table)
+    queries = {k: v for k, v in _queries().items() if k in ("point_miss", "point_hit", "or", "string_hit")}
+    with bloom_routes(spark, table, "digest_routes") as (_, routes):
+        for route, (df, confs) in routes.items():
+            for name, where in queries.items():
+                with spark_conf(spark, {**PUSHDOWN_OFF, **confs}):
+                    assert rows(df.where(where)) == oracle(table, where), (route, name)
+
+
+def test_a_partitioned_table_is_covered_from_its_root_and_from_a_partition(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "parted"
+    (
+        _frame(spark, range(8_000))
+        .selectExpr("*", "id % 2 AS p")
+        .repartition(4)
+        .write.format(bp.WRITE_FORMAT)
+        .options(**{"bloom.columns": "k", "parquet.block.size": str(64 * 1024)})
+        .partitionBy("p")
+        .save(str(root))
+    )
+    _build(spark, root)
+    miss = f"k = {_k(5) + 1}"
+    for path in (root, root / "p=1"):
+        got, m = _plan(spark, path, miss)
+        assert got == oracle(path, miss) == [], path
+        assert m["bloomDigestEntries"] > 0 and m["bloomDigestFilesNotCovered"] == 0, (path, m)
+        assert m["bloomFootersRead"] <= 1, (path, m)
+
+
+def _same_length_rewrite(spark, target: Path, new_key: int) -> None:
+    """Rewrites ``target`` (one row group of ours) in place with one key changed, to the same length and
+    modification time: only the file system's own version (inode and change time) tells it apart."""
+    before = target.stat()
+    df = spark.read.parquet(str(target))
+    first = df.orderBy("id").first()
+    changed = df.selectExpr(f"CASE WHEN id = {first['id']} THEN {new_key} ELSE k END AS k", "ks", "id")
+    out = target.parent.parent / f"rewrite-{uuid.uuid4()}"
+    changed.coalesce(1).write.format(bp.WRITE_FORMAT).options(
+        **{"bloom.columns": "k,ks", "compression": "uncompressed", "parquet.enable.dictionary": "false"}
+    ).save(str(out))
+    (written,) = out.glob("*.parquet")
+    assert written.stat().st_size == before.st_size, "the rewrite must keep the file's length"
+    target.write_bytes(written.read_bytes())  # in place: same inode, new change time
+    # Hadoop's local file system checks a file against its .crc sidecar: the new content's goes with it.
+    (target.parent / f".{target.name}.crc").write_bytes((written.parent / f".{written.name}.crc").read_bytes())
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    shutil.rmtree(out)
+
+
+def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "stale"
+    # One row group per file, uncompressed and plain, so a rewrite with one key changed keeps the length.
+    bp.write_bloom(
+        _frame(spark, range(6_000)).repartition(3),
+        str(root),
+        ["k", "ks"],
+        compression="uncompressed",
+        **{"parquet.enable.dictionary": "false"},
+    )
+    files = sorted(root.glob("*.parquet"))
+    _build(spark, root)
+    appended, replaced = _k(N + 1_001) + 1, _k(N + 1_003) + 1  # odd: in no file when the digest was built
+    bp.write_bloom(
+        _frame(spark, range(1)).selectExpr(f"CAST({appended} AS BIGINT) AS k", "ks", "id").coalesce(1),
+        str(root),
+        "k",
+        mode="append",
+    )
+    _same_length_rewrite(spark, files[0], replaced)
+    gone = spark.read.parquet(str(files[1])).first()["k"]
+    files[1].unlink()
+    for where, found in ((f"k = {appended}", 1), (f"k = {replaced}", 1), (f"k = {gone}", 0)):
+        got, m = _plan(spark, root, where)
+        assert got == oracle(root, where) and len(got) == found, (where, got)
+        # The appended file and the replaced one: not covered; the deleted file's entries: ignored.
+        assert m["bloomDigestFilesNotCovered"] == 2 and m["bloomDigestEntries"] > 0, (where, m)
+        _, off = _plan(spark, root, where, DIGEST_OFF)
+        _same_decisions(m, off, where)
+
+
+def _publish(root: Path, data: bytes) -> None:
+    """Points the table at a digest file holding ``data``, under a name of its own (as the builder does)."""
+    folder = root / "_bloomparquet"
+    name = f"digest-{1}-{uuid.uuid4()}.puffin"
+    (folder / name).write_bytes(data)
+    (folder / "digest").write_text(f"{name} {len(data)}\n")
+
+
+def test_a_damaged_digest_is_refused_and_changes_nothing(spark, tmp_path: Path, oracle) -> None:
+    from bloomparquet.reference.digest import read_digest
+
+    root = tmp_path / "damaged"
+    shutil.copytree(_small_table(spark, tmp_path), root)
+    _build(spark, root)
+    name, _ = (root / "_bloomparquet" / "digest").read_text().split()
+    good = (root / "_bloomparquet" / name).read_bytes()
+    digest = read_digest(good)
+    assert digest.classes, "the table's digest holds classes"
+    # Every filter bit of every class cleared (the class blobs follow the file's 4-byte magic): unchecked,
+    # the digest would rule out every row group.
+    class_bytes = sum(c.rows.nbytes for c in digest.classes)
+    cleared = good[:4] + bytes(class_bytes) + good[4 + class_bytes :]
+    damages = {
+        "truncated": good[:-100],
+        "index flipped": good[:-200] + bytes([good[-200] ^ 0xFF]) + good[-199:],
+        "bits cleared": cleared,
+    }
+    hit = f"k = {_k(17)}"
+    for damage, data in damages.items():
+        _publish(root, data)
+        for where in (hit, f"k = {_k(17) + 1}"):
+            got, m = _plan(spark, root, where)
+            assert got == oracle(root, where), (damage, where)
+            assert m["bloomDigestRefused"] == 1 and m["bloomDigestEntriesPruned"] == 0, (damage, m)
+            _, off = _plan(spark, root, where, DIGEST_OFF)
+            _same_decisions(m, off, where)
+    for pointer in ("not a pointer", "digest-1-00000000-0000-0000-0000-000000000000.puffin 10"):
+        (root / "_bloomparquet" / "digest").write_text(pointer)
+        got, m = _plan(spark, root, hit)
+        assert len(got) == 1 and m["bloomDigestRefused"] == 1, (pointer, m)
+
+
+def _small_table(spark, tmp_path: Path) -> Path:
+    out = tmp_path / "small"
+    if not out.exists():
+        bp.write_bloom(_frame(spark, range(4_000)).repartition(4), str(out), ["k"])
+    return out
+
+
+def test_a_digest_rebuilt_while_queries_plan_is_seen_whole_or_not_at_all(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "racing"
+    shutil.copytree(_small_table(spark, tmp_path), root)
+    stop = threading.Event()
+    failures: list[Exception] = []
+
+    def rebuild() -> None:
+        try:
+            while not stop.is_set():
+                _build(spark, root)
+        except Exception as e:  # noqa: BLE001 - any failure of the builder is reported by the main thread
+            failures.append(e)
+
+    builder = threading.Thread(target=rebuild, daemon=True)
+    builder.start()
+    try:
+        for i in range(12):
+            for where in (f"k = {_k(i * 311)}", f"k = {_k(i * 311) + 1}"):
+                got, m = _plan(spark, root, where)
+                assert got == oracle(root, where), where
+                assert m["bloomDigestRefused"] == 0, m
+    finally:
+        stop.set()
+        builder.join(timeout=120)
+    assert not failures, failures
