@@ -112,13 +112,19 @@ def _theirs(spark: Any, path: str, where: str) -> list[tuple]:
 
 def _per_file_requests(spark: Any, bucket: str, path: str, where: str, files: int) -> tuple[float, dict[str, int]]:
     """Requests per file of a query beyond Spark's own (its listing: the same read with nothing to
-    prune), but for the listings of the directory that version the files: one while planning the
-    scan's runtime-filter columns (the first and last file's footers), one while pruning."""
+    prune), but for the listings of the directory that version the files (one while planning the
+    scan's runtime-filter columns, the first and last file's footers; one while pruning) and the
+    table's digest lookup (its pointer, a GET that finds none here: at most one a scan, none while
+    the JVM holds what it said)."""
     spark_own = _counted(spark, bucket, lambda: _ours(spark, path, "true").limit(0).collect())
-    query = _counted(spark, bucket, lambda: _ours(spark, path, where).collect())
-    extra = _delta(spark_own, query)
+    queried = []
+    extra = _delta(
+        spark_own, _counted(spark, bucket, lambda: queried.append(_ours(spark, path, where)) or queried[0].collect())
+    )
     assert extra["list"] <= 2, extra
-    return (local_s3.round_trips(extra) - extra["list"]) / files, extra
+    digest = bp.scan_metrics(queried[0])["bloomDigestRequests"]
+    assert digest <= 1, digest
+    return (local_s3.round_trips(extra) - extra["list"] - digest) / files, extra
 
 
 @pytest.mark.cluster
@@ -338,3 +344,34 @@ def test_object_replaced_in_place_same_second_same_length(
         assert ours(where) == theirs(where), where
     assert theirs(f"i64 = {KEY(302)}") != []
     assert ours(f"i64 = {HIT}") == []
+
+
+@pytest.mark.parametrize("bucket", list(BUCKETS.values()))
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_digest_plans_a_point_miss_with_no_request_per_file(spark, s3, local_files, writer: str, bucket: str) -> None:
+    """With the table's bloom digest (built over S3A by a Spark job; the digest and its pointer PUT),
+    a cold point miss (nothing held in the JVM) makes no request per file beyond Spark's listing and
+    the directory listing that versions the files: the pointer and the digest's tail (and their
+    HEADs on the analytics stream), at most four in all, plus a footer read per file the digest keeps (filters of p <= 1 %: each of the 48 row
+    groups kept with probability <= 1 %, some file with <= 1 - 0.99^48 = 38 %). Rows are Spark's."""
+    path = _upload(s3, bucket, local_files[writer])
+    built = bp.build_digest(spark, path, "i64")
+    assert (built["files"], built["files_skipped"]) == (FILES, 0), built
+    where = f"i64 = {MISS}"
+    with spark_conf(spark, {"spark.bloomparquet.read.cache": "false"}):
+        spark_own = _counted(spark, bucket, lambda: _ours(spark, path, "true").limit(0).collect())
+        queried = []
+        extra = _delta(
+            spark_own,
+            _counted(spark, bucket, lambda: queried.append(_ours(spark, path, where)) or queried[0].collect()),
+        )
+        m = bp.scan_metrics(queried[0])
+    assert m["bloomDigestEntries"] == m["bloomRowGroupsTotal"] > 0 and m["bloomDigestRefused"] == 0, m
+    # S3A's analytics stream asks an object's metadata (a HEAD) when opened without S3A's own status:
+    # the pointer's and the digest's, which no listing gave (the data files are opened with the listing's).
+    assert extra["head"] <= (2 if bucket == BUCKETS["analytics"] else 0) and extra["list"] <= 2, extra
+    assert m["bloomFootersRead"] <= 2, m
+    assert local_s3.round_trips(extra) - extra["list"] - 2 * m["bloomFootersRead"] <= 4, (extra, m)
+    assert m["bloomDigestRequests"] <= 4, m
+    for w in (where, f"i64 = {HIT}", f"i64 IN ({MISS}, {HIT}, {KEY(4001)})"):
+        assert rows(_ours(spark, path, w)) == _theirs(spark, path, w), w

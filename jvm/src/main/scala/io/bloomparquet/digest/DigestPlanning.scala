@@ -39,7 +39,7 @@ object DigestPlanning {
     try {
       val fs = table.getFileSystem(conf)
       val root = fs.makeQualified(table)
-      TableDigest.openHeld(fs, root) match {
+      TableDigest.openHeld(fs, root, settings.bloom.useCache) match {
         case Missing(reads) => Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, filesNotCovered = files.size))
         case Refused(why, reads) =>
           refused(root, why)
@@ -119,7 +119,7 @@ private final class DigestRows(fs: FileSystem, opened: Opened) extends AutoClose
       val at = (row.offset - opened.tailStart).toInt
       java.util.Arrays.copyOfRange(opened.tail, at, at + row.length.toInt)
     } else {
-      val in = stream.getOrElse { val s = fs.open(opened.path); stream = Some(s); s }
+      val in = stream.getOrElse { val s = TableDigest.openKnown(fs, opened.path, opened.tailStart + opened.tail.length); stream = Some(s); s }
       val read = new Array[Byte](row.length.toInt)
       in.readFully(row.offset, read)
       requests += 1

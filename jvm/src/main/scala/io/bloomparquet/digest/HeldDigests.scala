@@ -1,13 +1,28 @@
 package io.bloomparquet.digest
 
-import io.bloomparquet.digest.TableDigest.Opened
+import io.bloomparquet.digest.TableDigest.{Found, Opened}
+import org.apache.hadoop.fs.Path
 
 /**
  * The digests this JVM opened lately, by file and length: a digest file is never rewritten (a
- * new one gets a new name), so one held is the file's content, and a warm lookup reads only the
- * pointer. Bounded by the bytes of their tails, the most recently used kept.
+ * new one gets a new name), so one held is the file's content. Bounded by the bytes of their
+ * tails, the most recently used kept. And what each table's pointer said, for [[PointerMillis]].
  */
 object HeldDigests {
+  /** How long a table's pointer, as read, is taken to hold (a digest published since is used after this). */
+  val PointerMillis: Long = 30000L
+
+  private val pointers = new java.util.concurrent.ConcurrentHashMap[String, (Long, Either[Found, (Path, Long)])]()
+
+  /** What the pointer of table `root` said when read less than [[PointerMillis]] ago. */
+  def pointer(root: String): Option[Either[Found, (Path, Long)]] =
+    Option(pointers.get(root)).filter(_._1 > System.currentTimeMillis() - PointerMillis).map(_._2)
+
+  def putPointer(root: String, read: Either[Found, (Path, Long)]): Unit = {
+    if (pointers.size > 10000) pointers.clear() // tables planned in one JVM: a bound, not a working set
+    pointers.put(root, System.currentTimeMillis() -> read)
+  }
+
   /** At most this many bytes of digest tails are held (and their decoded indexes, of the same order). */
   val MaxBytes: Long = 64L << 20
 

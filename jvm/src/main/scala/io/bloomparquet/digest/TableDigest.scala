@@ -2,10 +2,11 @@ package io.bloomparquet.digest
 
 import java.io.{EOFException, FileNotFoundException}
 import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.ExecutionException
 
 import scala.util.control.NonFatal
 
-import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.fs.{FSDataInputStream, FileStatus, FileSystem, Path}
 
 /**
  * A table's current digest, as planning opens it: the pointer `_bloomparquet/digest` names the
@@ -21,9 +22,12 @@ object TableDigest {
   /** The first read of a digest's end: its index fits for tens of thousands of files. */
   val TailGuessBytes: Int = 1 << 20
 
-  /** What the pointer says: the digest's file name (in the same folder) and its length. */
+  /**
+   * What the pointer says: the digest's file name (in the same folder) and its length. Its text has
+   * one length, [[Pointer.Bytes]] (the length padded), so planning opens it with no status call.
+   */
   final case class Pointer(name: String, length: Long) {
-    def text: String = s"$name $length\n"
+    def text: String = f"$name%s $length%015d\n"
   }
 
   /** A digest file's name as the builder writes it, with the time it was written (epoch milliseconds). */
@@ -36,6 +40,9 @@ object TableDigest {
   }
 
   object Pointer {
+    /** Bytes of a pointer's text: a digest's name with a 13-digit time, a space, 15 digits and a newline. */
+    val Bytes: Int = "digest-".length + 13 + 1 + 36 + ".puffin".length + 1 + 15 + 1
+
     private val Line = """(digest-[0-9]+-[0-9a-f-]{36}\.puffin) ([0-9]{1,15})""".r
 
     /** The pointer a file's text holds, if it is one: a name the builder writes, nothing else. */
@@ -65,27 +72,43 @@ object TableDigest {
     pointed(fs, root).fold(identity, { case (path, length) => openDigest(fs, path, length, tailGuess) })
 
   /**
-   * [[open]], served from this JVM's digests where it holds the one the pointer names (the pointer
-   * is read every time: it says which digest is current). What planning calls.
+   * [[open]] as planning asks, with `useCache` through this JVM's [[HeldDigests]]: the pointer a
+   * lookup of `root` read in the last [[HeldDigests.PointerMillis]] (so a warm lookup makes no
+   * request; a digest published since is used once that has passed, and any digest is checked
+   * against the files' versions, so an older one only decides fewer files), and the digest it
+   * names where held. `reads` counts only the requests made.
    */
-  def openHeld(fs: FileSystem, root: Path): Found =
-    pointed(fs, root).fold(identity,
-      { case (path, length) =>
-        val key = s"${fs.makeQualified(path)} $length"
-        HeldDigests.get(key).map(_.copy(reads = 1, bytesRead = 0L)).getOrElse {
-          val found = openDigest(fs, path, length, TailGuessBytes)
-          found match {
-            case o: Opened => HeldDigests.put(key, o)
-            case _ =>
+  def openHeld(fs: FileSystem, root: Path, useCache: Boolean): Found =
+    if (!useCache) open(fs, root)
+    else {
+      val table = fs.makeQualified(root).toString
+      val (pointer, pointerReads) = HeldDigests.pointer(table).map(_ -> 0).getOrElse {
+        val read = pointed(fs, root)
+        HeldDigests.putPointer(table, read)
+        read -> 1
+      }
+      pointer match {
+        case Left(Missing(_)) => Missing(pointerReads)
+        case Left(Refused(why, _)) => Refused(why, pointerReads)
+        case Left(other) => other
+        case Right((path, length)) =>
+          val key = s"${fs.makeQualified(path)} $length"
+          HeldDigests.get(key).map(_.copy(reads = pointerReads, bytesRead = 0L)).getOrElse {
+            openDigest(fs, path, length, TailGuessBytes) match {
+              case o: Opened =>
+                HeldDigests.put(key, o)
+                o.copy(reads = o.reads - 1 + pointerReads)
+              case Refused(why, reads) => Refused(why, reads - 1 + pointerReads)
+              case other => other
+            }
           }
-          found
-        }
-      })
+      }
+    }
 
   /** The digest file the pointer of `root` names and its length, or what was found instead. */
-  private def pointed(fs: FileSystem, root: Path): Either[Found, (Path, Long)] = {
+  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, (Path, Long)] = {
     val folder = new Path(root, Folder)
-    val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile)))
+    val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile), Pointer.Bytes))
     catch {
       case _: FileNotFoundException => Left(Missing(1))
       case NonFatal(e) => Left(Refused(s"digest pointer unreadable: $e", 1))
@@ -96,7 +119,7 @@ object TableDigest {
 
   private def openDigest(fs: FileSystem, path: Path, length: Long, tailGuess: Int): Found =
     try {
-      val in = fs.open(path)
+      val in = openKnown(fs, path, length)
       try {
         val first = math.min(length, tailGuess.toLong).toInt
         val tail = new Array[Byte](first)
@@ -125,11 +148,20 @@ object TableDigest {
       case NonFatal(e) => Refused(s"digest unreadable: $e", 2)
     }
 
-  /** A pointer's text: a few dozen bytes, read whole (at most 1 KiB, anything longer is not a pointer). */
-  private def readSmall(fs: FileSystem, path: Path): String = {
-    val in = fs.open(path)
+  /**
+   * The file at `path`, of `length` bytes as its pointer says, opened with no status call (an object
+   * store's HEAD): a missing file fails on its first read.
+   */
+  private[digest] def openKnown(fs: FileSystem, path: Path, length: Long): FSDataInputStream =
+    try fs.openFile(path).withFileStatus(new FileStatus(length, false, 1, 0L, 0L, path))
+        .opt("fs.option.openfile.read.policy", "random").build().get()
+    catch { case e: ExecutionException if e.getCause != null => throw e.getCause }
+
+  /** A pointer's text: [[Pointer.Bytes]] bytes, read whole (a longer file is not a pointer: it does not parse). */
+  private def readSmall(fs: FileSystem, path: Path, length: Int): String = {
+    val in = openKnown(fs, path, length)
     try {
-      val buf = new Array[Byte](1024)
+      val buf = new Array[Byte](length + 1)
       var n = 0
       var r = in.read(buf, 0, buf.length)
       while (r > 0 && n < buf.length) { n += r; r = if (n < buf.length) in.read(buf, n, buf.length - n) else -1 }

@@ -20,8 +20,8 @@ object OptionRegistry {
     "plan: prune on the driver before any task starts (no task for a file with no surviving row group); " +
       "task: prune inside each task, so planning reads no footer however many files")
   val Cache: OptionSpec[Boolean] = OptionSpec("bloom.cache", Bool, Some(true), Seq(Read),
-    "use the JVM's footer and filter cache (sized by spark.bloomparquet.cache.maxMb); false: this query neither reads " +
-      "nor fills it",
+    "use the JVM's footer and filter cache (sized by spark.bloomparquet.cache.maxMb) and the table digests it holds " +
+      "(a table's digest pointer is read again after 30 s); false: this query neither reads nor fills them",
     deprecatedKeys = Seq(DeprecatedKey("bloom.cacheMb", IntRange(0, 1L << 20),
         "0 means bloom.cache=false; the cache size is now spark.bloomparquet.cache.maxMb and other values do not " +
           "change it")(mb => (mb.replace("_", "").toLong != 0).toString)))
