@@ -72,6 +72,27 @@ def test_predicates_match_delta(spark, table: Path, present: int, where: str) ->
     same_rows(spark, lambda: spark.read.format("delta").load(str(table)).where(clause))
 
 
+def test_a_digest_prunes_delta_files_with_no_footer_read(spark, tmp_path: Path) -> None:
+    """The table's bloom digest (built over its directory) rules out the snapshot's files it covers
+    with no footer read; files added after it are judged on their own; rows are Delta's."""
+    path = tmp_path / "digested"
+    write_delta(spark, keys_frame(spark), path)
+    built = bp.build_digest(spark, str(path), "k,email")
+    assert built["files"] == FILES, built
+    miss = absent_key(path)
+    cold = {"spark.bloomparquet.read.cache": "false"}
+    with spark_conf(spark, cold):
+        got, m = same_rows(spark, lambda: spark.read.format("delta").load(str(path)).where(f"k = {miss}"))
+    assert got == [] and m["bloomFilesPruned"] == FILES and m["bloomFootersRead"] == 0, m
+    assert m["bloomDigestEntries"] > 0 and m["bloomDigestFilesNotCovered"] == 0, m
+    added = keys_frame(spark, 2_000, 1, seed=7)
+    write_delta(spark, added, path, mode="append")
+    hit = added.first().k
+    with spark_conf(spark, cold):
+        got, m = same_rows(spark, lambda: spark.read.format("delta").load(str(path)).where(f"k IN ({hit}, {miss})"))
+    assert len(got) == 1 and m["bloomDigestFilesNotCovered"] == 1 and m["bloomFootersRead"] >= 1, m
+
+
 def test_conf_off_leaves_delta_as_it_is(spark, table: Path) -> None:
     miss = absent_key(table)
     df = spark.read.format("delta").load(str(table)).where(f"k = {miss}")
