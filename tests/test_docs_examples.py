@@ -34,6 +34,7 @@ RUN = {
     "docs/writing.md": 1,
     "docs/encryption.md": 1,
     "docs/cli.md": 1,
+    "docs/digest.md": 3,
     "docs/troubleshooting.md": 1,
 }
 BLOCK = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)

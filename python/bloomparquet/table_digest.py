@@ -60,8 +60,8 @@ def build_digest(
     Examples
     --------
     >>> built = bp.build_digest(spark, "/lake/events", ["user_id"])
-    >>> built["digest_bytes"] <= built["filter_bytes"]
-    True
+    >>> built["files"], built["files_skipped"]
+    (2, 0)
     """
     cols = _columns(columns)
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp}, ("retrofit",))
