@@ -44,9 +44,7 @@ def main() -> int:
     )
     for name in ("spark", "bloomparquet"):
         before = _bytes_read(spark)
-        b = spark._jvm.io.bloomparquet.digest.DigestJob.buildForPython(
-            spark._jsparkSession, str(base / name), ["k"], 0.01
-        )
+        b = bp.build_digest(spark, str(base / name), ["k"], fpp=0.01, full=True)
         read = _bytes_read(spark) - before
         mib = 1 << 20
         filters, digest = b["filter_bytes"], b["digest_bytes"]

@@ -51,9 +51,11 @@ def test_digest_covers_the_files_it_reports(spark, tmp_path: Path, capsys) -> No
     _report(capsys, "retrofit", str(tmp_path), "--columns", "plain")
     report = _report(capsys, "digest", str(tmp_path), "--columns", "plain")
     assert (report["files"], report["files_skipped"], report["entries"]) == (1, 0, 4), report
+    assert report["files_reused"] == 0, report
     assert Path(report["path"].removeprefix("file:")).stat().st_size == report["digest_bytes"] > 0, report
     assert main(["digest", str(tmp_path), "--columns", "plain"]) == 0
-    assert "1 files (0 skipped), 4 filters" in capsys.readouterr().out
+    # Rebuilt: the unchanged file's entries are kept from the digest it replaces, not read again.
+    assert "1 files (1 kept from the digest it replaces, 0 skipped), 4 filters" in capsys.readouterr().out
 
 
 def test_demo(spark, tmp_path: Path, capsys) -> None:

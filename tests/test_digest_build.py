@@ -13,6 +13,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import bloomparquet as bp
+
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 from bloomparquet.reference._thrift import read_struct
 from bloomparquet.reference.digest import read_digest
@@ -23,8 +25,7 @@ pytestmark = pytest.mark.spark
 
 
 def _build(spark, path: Path, columns: list[str], fpp: float) -> dict:
-    built = spark._jvm.io.bloomparquet.digest.DigestJob.buildForPython(spark._jsparkSession, str(path), columns, fpp)
-    return {str(k): built[k] for k in built.keySet()}
+    return bp.build_digest(spark, str(path), columns, fpp=fpp, full=True)
 
 
 @pytest.fixture(scope="module")

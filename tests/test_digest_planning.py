@@ -197,6 +197,29 @@ def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path:
         _same_decisions(m, off, where)
 
 
+def test_a_rebuild_reads_only_the_files_changed_since(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "rebuilt"
+    shutil.copytree(_small_table(spark, tmp_path), root)
+    first = bp.build_digest(spark, str(root), "k")
+    assert first["files_reused"] == 0 and first["files"] == 4, first
+    bp.write_bloom(_frame(spark, range(4_000, 5_000)).coalesce(1), str(root), "k", mode="append")
+    second = bp.build_digest(spark, str(root), "k")
+    # The four files unchanged since are kept from the first digest; only the new one is read.
+    assert (second["files"], second["files_reused"]) == (5, 4) and second["entries"] > first["entries"], second
+    assert 0 < second["bytes_read"] < first["bytes_read"], (first, second)
+    # The kept entries decide as the files' own filters do, the new file's too: same as a full rebuild.
+    full = bp.build_digest(spark, str(root), "k", full=True)
+    assert (full["files_reused"], full["entries"]) == (0, second["entries"]), full
+    for where in (f"k = {_k(4_321)}", f"k = {_k(17)}", f"k = {_k(17) + 1}"):
+        got, m = _plan(spark, root, where)
+        assert got == oracle(root, where), where
+        assert m["bloomDigestFilesNotCovered"] == 0, m
+        _, off = _plan(spark, root, where, DIGEST_OFF)
+        _same_decisions(m, off, where)
+    # Another bound or other columns: nothing is kept.
+    assert bp.build_digest(spark, str(root), "k", fpp=1e-3)["files_reused"] == 0
+
+
 def _publish(root: Path, data: bytes) -> None:
     """Points the table at a digest file holding ``data``, under a name of its own (as the builder does)."""
     folder = root / "_bloomparquet"

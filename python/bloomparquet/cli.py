@@ -147,12 +147,13 @@ def _digest(args: argparse.Namespace) -> int:
     from . import build_digest
 
     _fpp(args.fpp)
-    built = build_digest(_spark(args.remote, args.master), args.path, args.columns, fpp=args.fpp)
+    built = build_digest(_spark(args.remote, args.master), args.path, args.columns, fpp=args.fpp, full=args.full)
     if args.json:
         print(json.dumps({"command": "digest", "version": 1, **built}, indent=2))
         return 0
     print(
-        f"{built['files']:,} files ({built['files_skipped']:,} skipped), {built['entries']:,} filters in "
+        f"{built['files']:,} files ({built['files_reused']:,} kept from the digest it replaces, "
+        f"{built['files_skipped']:,} skipped), {built['entries']:,} filters in "
         f"{built['classes']} size classes: {int(built['digest_bytes']):,} digest bytes for "
         f"{int(built['filter_bytes']):,} filter bytes; read {int(built['bytes_read']):,} bytes in "
         f"{float(built['seconds']):.1f} s"
@@ -349,6 +350,9 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=DIGEST_FPP,
         help=f"fold filters larger than this false-positive rate needs (never above their own) (default {DIGEST_FPP})",
+    )
+    dig.add_argument(
+        "--full", action="store_true", help="read every file again (default: keep the entries of unchanged files)"
     )
 
     demo = sub.add_parser(

@@ -17,7 +17,7 @@ DEFAULT_FPP = 1e-4
 
 
 def build_digest(
-    spark: SparkSession, path: str, columns: Sequence[str] | str, fpp: float = DEFAULT_FPP
+    spark: SparkSession, path: str, columns: Sequence[str] | str, fpp: float = DEFAULT_FPP, full: bool = False
 ) -> dict[str, Any]:
     """Build (or rebuild) the bloom digest of the Parquet table at ``path``.
 
@@ -29,7 +29,8 @@ def build_digest(
     of the table asks the digest first: files it covers at their current version whose row groups
     it rules out are pruned with no read of their own; files written or changed after it are
     judged on their own, as without a digest. Decisions are the same either way; only the reads
-    change. Rebuild it after large appends. On Spark Connect this runs the ``bloomparquet_digest``
+    change. Rebuild it after appends: the current digest's entries of unchanged files are kept,
+    so only new and changed files are read. On Spark Connect this runs the ``bloomparquet_digest``
     SQL function, which needs the server started with bloomparquet's session extension.
 
     Parameters
@@ -44,13 +45,17 @@ def build_digest(
         The false-positive bound filters are folded to where they are larger than it needs (a
         filter is never made larger). A file the digest keeps is read to be judged, so a point
         lookup of an absent value reads about ``fpp`` x row groups footers.
+    full : bool
+        Read every file again, instead of keeping the current digest's entries of unchanged files
+        (kept only where it was built for the same columns and ``fpp``).
 
     Returns
     -------
     dict
         ``path`` (the digest file), ``files`` covered, ``files_skipped`` (not plaintext Parquet,
-        unreadable), ``entries`` (row groups' filters held), ``classes``, ``bytes_read``,
-        ``filter_bytes`` (the files' filters), ``digest_bytes``, ``seconds``.
+        unreadable), ``files_reused`` (taken from the digest it replaces, not read), ``entries``
+        (row groups' filters held), ``classes``, ``bytes_read`` and ``filter_bytes`` (of the files
+        read: what the build fetched, and their filters' own bytes), ``digest_bytes``, ``seconds``.
 
     Raises
     ------
@@ -68,7 +73,7 @@ def build_digest(
     if is_connect(spark):
         query = (
             f"SELECT * FROM bloomparquet_digest({_sql_string(path)}, {_sql_string(','.join(cols))}, "
-            f"CAST({float(fpp)!r} AS DOUBLE))"
+            f"CAST({float(fpp)!r} AS DOUBLE), {str(bool(full)).lower()})"
         )
         try:
             (row,) = spark.sql(query).collect()
@@ -81,5 +86,7 @@ def build_digest(
     jcols = jvm.java.util.ArrayList()
     for c in cols:
         jcols.add(c)
-    built = jvm.io.bloomparquet.digest.DigestJob.buildForPython(_session.jvm_session(spark), path, jcols, float(fpp))
+    built = jvm.io.bloomparquet.digest.DigestJob.buildForPython(
+        _session.jvm_session(spark), path, jcols, float(fpp), bool(full)
+    )
     return {str(k): built[k] for k in built.keySet()}

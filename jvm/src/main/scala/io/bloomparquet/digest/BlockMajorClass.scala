@@ -59,6 +59,17 @@ object BlockMajorClass {
     java.util.Arrays.copyOfRange(words, r * width, (r + 1) * width)
   }
 
+  /** Entry `e`'s filter, taken back out of a class held whole (`words` as [[transpose]] makes them). */
+  def entryWords(words: Array[Int], c: BlockMajorClass, e: Int): Array[Int] = {
+    val out = new Array[Int](c.blocks * WordsPerBlock)
+    var b = 0
+    while (b < c.blocks) {
+      System.arraycopy(words, (b * c.entries + e) * WordsPerBlock, out, b * WordsPerBlock, WordsPerBlock)
+      b += 1
+    }
+    out
+  }
+
   /** Which entries may hold the value of `hash`, given the words of its row ([[BlockMajorClass.row]]). */
   def probe(row: Array[Int], hash: Long, kernel: SbbfKernel): Array[Boolean] = {
     val out = new Array[Boolean](row.length / WordsPerBlock)

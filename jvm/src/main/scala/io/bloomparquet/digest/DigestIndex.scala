@@ -3,6 +3,7 @@ package io.bloomparquet.digest
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.{BufferUnderflowException, ByteBuffer, ByteOrder}
 
+import io.bloomparquet.planning.FileVersion
 import org.apache.parquet.schema.{PrimitiveType, Types}
 
 /** A row group of a digested file: its bytes (what a split of it reads) and its rows. */
@@ -15,7 +16,19 @@ final case class DigestRowGroup(start: Long, length: Long, rows: Long)
  * row groups. An entry holds only for this version of the file.
  */
 final case class DigestFile(path: String, length: Long, modificationTime: Long, version: Option[String],
-    rowGroups: IndexedSeq[DigestRowGroup])
+    rowGroups: IndexedSeq[DigestRowGroup]) {
+
+  /**
+   * Whether this entry holds for the file as listed now: the same length and modification time, and
+   * the same version its file system offers (none where it offers none; never an unknown one).
+   */
+  def holdsFor(length: Long, modificationTime: Long, now: FileVersion.Lookup): Boolean =
+    this.length == length && this.modificationTime == modificationTime && (now match {
+      case FileVersion.Version(v) => version.contains(v)
+      case FileVersion.NotOffered => version.isEmpty
+      case FileVersion.Unknown => false
+    })
+}
 
 /** An entry of a size class: row group `rowGroup` of file `file` (indexes into the digest's files). */
 final case class DigestEntry(file: Int, rowGroup: Int)

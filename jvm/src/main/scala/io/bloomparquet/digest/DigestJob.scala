@@ -6,15 +6,20 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
+import io.bloomparquet.planning.FileVersion
 import io.bloomparquet.retrofit.RetrofitJob
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{CommonPathCapabilities, FileContext, FileStatus, FileSystem, Options, Path}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
 
-/** What building a digest did: where it went, what it covers, and what it cost. */
-final case class DigestBuilt(path: String, files: Int, filesSkipped: Int, entries: Int, classes: Int, bytesRead: Long,
-    filterBytes: Long, digestBytes: Long, seconds: Double)
+/**
+ * What building a digest did: where it went, what it covers (`filesReused` of the files taken from
+ * the digest it replaces, not read again), and what it cost (`bytesRead` and `filterBytes`: of the
+ * files read).
+ */
+final case class DigestBuilt(path: String, files: Int, filesSkipped: Int, filesReused: Int, entries: Int, classes: Int,
+    bytesRead: Long, filterBytes: Long, digestBytes: Long, seconds: Double)
 
 /**
  * Builds a Parquet directory's bloom digest as a Spark job: one task per group of files reads each
@@ -34,7 +39,15 @@ object DigestJob {
    */
   val DefaultFpp: Double = 1e-4
 
-  def build(spark: SparkSession, root: String, columns: Seq[String], fpp: Double): DigestBuilt = {
+  /** The digest's file property naming the columns it was built for. */
+  val ColumnsProperty = "bloomparquet.columns"
+
+  /**
+   * Builds the digest of the table at `root` for `columns` at bound `fpp`. Unless `full`, the entries of
+   * the current digest (built for the same columns and bound) whose files are unchanged are kept, and
+   * only the other files are read.
+   */
+  def build(spark: SparkSession, root: String, columns: Seq[String], fpp: Double, full: Boolean): DigestBuilt = {
     require(columns.nonEmpty, "digest: give at least one column")
     OptionValidator.validate(Map(OptionRegistry.Columns.key -> columns.mkString(","), OptionRegistry.Fpp.key -> fpp.toString),
       Seq(Scope.Retrofit))
@@ -45,8 +58,12 @@ object DigestJob {
     val rootPath = fs.makeQualified(base)
     val listed = RetrofitJob.listStatuses(rootPath.toString, conf)
     val tasks = listed.flatMap(s => DigestRoot.relative(rootPath, fs.makeQualified(s.getPath)).map(s -> _))
-    val read = readAll(spark, tasks, columns.toVector, fpp, conf)
-    val covered = read.filter(_.skipped.isEmpty).toIndexedSeq
+    val previous = if (full) None else PreviousDigest.load(fs, rootPath, columns, fpp)
+    val reused = previous.fold(Map.empty[String, FileFilters]) { p =>
+      tasks.flatMap { case (s, rel) => p.reusable(rel, s, FileVersion.of(fs, s.getPath, s)).map(rel -> _) }.toMap
+    }
+    val read = readAll(spark, tasks.filterNot { case (_, rel) => reused.contains(rel) }, columns.toVector, fpp, conf)
+    val covered = (read.filter(_.skipped.isEmpty) ++ reused.values).sortBy(_.file.path).toIndexedSeq
     val filters = covered.zipWithIndex.flatMap { case (f, i) =>
       f.filters.map(r => DigestFilter(r.column, r.leaf, r.parquetType, DigestEntry(i, r.rowGroup), r.words))
     }
@@ -56,10 +73,10 @@ object DigestJob {
     val out = fs.create(target, false)
     val footer = try BloomDigest.write(out, covered.map(_.file), filters, fpp,
         Map("created-by" -> Option(getClass.getPackage.getImplementationVersion).fold("bloomparquet")("bloomparquet " + _),
-          "bloomparquet.columns" -> columns.mkString(",")))
+          ColumnsProperty -> columns.mkString(",")))
     finally out.close()
     publish(fs, conf, folder, name, fs.getFileStatus(target).getLen)
-    DigestBuilt(target.toString, covered.size, read.size - covered.size, filters.size,
+    DigestBuilt(target.toString, covered.size, read.count(_.skipped.nonEmpty), reused.size, filters.size,
       footer.blobs.count(_.kind == BloomDigest.ClassBlobType), read.map(_.bytesRead).sum, read.map(_.filterBytes).sum,
       fs.getFileStatus(target).getLen, (System.nanoTime() - started) / 1e9)
   }
@@ -109,9 +126,11 @@ object DigestJob {
   }
 
   /** For Python: what [[build]] did, as a map. */
-  def buildForPython(spark: SparkSession, root: String, columns: java.util.List[String], fpp: Double): java.util.Map[String, Any] = {
-    val b = build(spark, root, columns.asScala.toSeq, fpp)
-    Map[String, Any]("path" -> b.path, "files" -> b.files, "files_skipped" -> b.filesSkipped, "entries" -> b.entries,
+  def buildForPython(spark: SparkSession, root: String, columns: java.util.List[String], fpp: Double,
+      full: Boolean): java.util.Map[String, Any] = {
+    val b = build(spark, root, columns.asScala.toSeq, fpp, full)
+    Map[String, Any]("path" -> b.path, "files" -> b.files, "files_skipped" -> b.filesSkipped,
+      "files_reused" -> b.filesReused, "entries" -> b.entries,
       "classes" -> b.classes, "bytes_read" -> b.bytesRead, "filter_bytes" -> b.filterBytes, "digest_bytes" -> b.digestBytes,
       "seconds" -> b.seconds).asJava
   }

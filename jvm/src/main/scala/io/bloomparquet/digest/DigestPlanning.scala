@@ -40,23 +40,37 @@ object DigestPlanning {
       val fs = table.getFileSystem(conf)
       val root = fs.makeQualified(table)
       TableDigest.openHeld(fs, root, settings.bloom.useCache) match {
-        case Missing(reads) => Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, filesNotCovered = files.size))
+        case Missing(reads) => Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads))
         case Refused(why, reads) =>
           refused(root, why)
-          Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, filesNotCovered = files.size, refused = 1))
+          Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, refused = 1))
         case opened: Opened => decideWith(fs, root, opened, files, predicate, conf, settings, parallelism)
       }
     } catch {
       case NonFatal(e) =>
         refused(table, e.toString)
-        Decided(Map.empty, DigestUse.NotLookedFor.copy(filesNotCovered = files.size, refused = 1))
+        Decided(Map.empty, DigestUse.NotLookedFor.copy(refused = 1))
     }
 
   private def refused(root: Path, why: String): Unit =
     if (warned.putIfAbsent(s"$root $why", ()).isEmpty)
       log.warn(s"bloomparquet: the bloom digest of $root is not used (every file is judged on its own): $why")
 
+  /**
+   * Block checks (a value against an entry) past which the digest is left unprobed: about 0.6 s of
+   * the vector kernel. A long IN list or key set is then judged file by file, where reading
+   * filters stops early once they show too little can be pruned ([[io.bloomparquet.planning.ProbeGate]]).
+   */
+  val MaxProbeChecks: Long = 1000000000L
+
   private def decideWith(fs: FileSystem, root: Path, opened: Opened, files: Seq[FileKey], predicate: BloomPredicate,
+      conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
+    if (DigestVerdicts.probeChecks(opened.digest, predicate, settings.caseSensitive) > MaxProbeChecks)
+      Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = opened.reads, bytesRead = opened.bytesRead))
+    else probed(fs, root, opened, files, predicate, conf, settings, parallelism)
+  }
+
+  private def probed(fs: FileSystem, root: Path, opened: Opened, files: Seq[FileKey], predicate: BloomPredicate,
       conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
     val digest = opened.digest
     val listed = files.flatMap(k => DigestRoot.relative(root, new Path(k.path)).flatMap(digest.fileByPath.get).map(k -> _)).toMap
@@ -81,17 +95,12 @@ object DigestPlanning {
   }
 
   /**
-   * Whether the entries of `file` hold for the listed `key`: the same length and modification time,
-   * and the same version its file system offers now (the listing's etag, else asked for: an inode
-   * and change time locally, a status call on HDFS or for an object the listing did not version).
+   * Whether the entries of `file` hold for the listed `key`: its version now is the listing's etag,
+   * else asked for (an inode and change time locally, a status call on HDFS or for an object the
+   * listing did not version), as the per-file path asks.
    */
   private def holdsFor(file: DigestFile, key: FileKey, conf: Configuration): Boolean =
-    file.length == key.length && file.modificationTime == key.modificationTime &&
-      (key.version.map(FileVersion.Version).getOrElse(FileVersion.of(key.path, conf)) match {
-        case FileVersion.Version(v) => file.version.contains(v)
-        case FileVersion.NotOffered => file.version.isEmpty
-        case FileVersion.Unknown => false
-      })
+    file.holdsFor(key.length, key.modificationTime, key.version.map(FileVersion.Version).getOrElse(FileVersion.of(key.path, conf)))
 
   /** A file the digest rules out whole: its row groups' places and verdicts, nothing read. */
   private def outcome(file: DigestFile, verdicts: IndexedSeq[RowGroupVerdict]): FileOutcome =

@@ -49,6 +49,12 @@ object DigestVerdicts {
   def probedClasses(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Seq[Int] =
     leaves(predicate).filter(_.fieldIds.isEmpty).flatMap(classesOf(digest, _, caseSensitive)).distinct
 
+  /** The block checks probing `predicate` takes: each value against each entry of its column's classes. */
+  def probeChecks(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Long =
+    leaves(predicate).filter(_.fieldIds.isEmpty)
+      .map(leaf => leaf.values.size.toLong * classesOf(digest, leaf, caseSensitive).map(digest.index.classes(_).entries.size.toLong).sum)
+      .sum
+
   // The column resolved as a file's pruning resolves it, against the leaf each class's files store.
   private def classesOf(digest: OpenDigest, leaf: ColumnIn, caseSensitive: Boolean): Seq[Int] =
     digest.index.classes.indices

@@ -40,10 +40,12 @@ object JudgedPartition {
 object JudgedFile {
 
   /** The files among `cut` whose splits changed, by path. */
-  def of(cut: Seq[CutSplit], pruned: PrunedFiles): Map[String, JudgedFile] =
-    cut.groupBy(_.file).flatMap { case (key, splits) =>
-      val starts = splits.flatMap(_.became.map(_.start))
-      if (!splits.exists(_.changed) || starts.isEmpty) None
-      else Some(key.path -> JudgedFile(pruned.judged(key), starts.min))
+  def of(cut: Seq[CutSplit], pruned: PrunedFiles): Map[String, JudgedFile] = {
+    // Only files with a split kept and a split changed: a lookup over many files prunes most whole.
+    val read = cut.iterator.filter(_.became.nonEmpty).map(_.file).toSet
+    val changed = cut.iterator.filter(c => read(c.file) && c.changed).map(_.file).toSet
+    cut.filter(c => changed(c.file)).groupBy(_.file).map { case (key, splits) =>
+      key.path -> JudgedFile(pruned.judged(key), splits.flatMap(_.became.map(_.start)).min)
     }
+  }
 }

@@ -12,25 +12,26 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
- * `SELECT * FROM bloomparquet_digest(path, columns[, fpp])`: a table's bloom digest built as SQL,
- * and so over Spark Connect; one row saying what was built. A query, not a command, as
+ * `SELECT * FROM bloomparquet_digest(path, columns[, fpp[, full]])`: a table's bloom digest built as
+ * SQL, and so over Spark Connect; one row saying what was built. A query, not a command, as
  * [[RetrofitRelation]] is.
  */
-final case class DigestRelation(path: String, columns: Seq[String], fpp: Option[Double], output: Seq[Attribute])
-    extends LeafNode
+final case class DigestRelation(path: String, columns: Seq[String], fpp: Option[Double], full: Boolean,
+    output: Seq[Attribute]) extends LeafNode
 
 object DigestRelation {
   val schema: StructType = StructType(Seq(
       StructField("path", StringType, nullable = false), StructField("files", IntegerType, nullable = false),
-      StructField("files_skipped", IntegerType, nullable = false), StructField("entries", IntegerType, nullable = false),
+      StructField("files_skipped", IntegerType, nullable = false), StructField("files_reused", IntegerType, nullable = false),
+      StructField("entries", IntegerType, nullable = false),
       StructField("classes", IntegerType, nullable = false), StructField("bytes_read", LongType, nullable = false),
       StructField("filter_bytes", LongType, nullable = false), StructField("digest_bytes", LongType, nullable = false),
       StructField("seconds", DoubleType, nullable = false)))
 
   def apply(args: FunctionArgs): DigestRelation = {
-    args.noMore(3)
+    args.noMore(4)
     DigestRelation(args.string(0, "path"), args.string(1, "columns").split(",").map(_.trim).filter(_.nonEmpty).toSeq,
-      args.double(2, "fpp"), SparkCompat.toAttributes(schema))
+      args.double(2, "fpp"), args.boolean(3, "full").getOrElse(false), SparkCompat.toAttributes(schema))
   }
 
   def row(b: DigestBuilt): InternalRow = new GenericInternalRow(Array[Any](UTF8String.fromString(b.path), b.files,
@@ -43,7 +44,7 @@ final case class DigestExec(relation: DigestRelation) extends LeafExecNode {
 
   override protected def doExecute(): RDD[InternalRow] = {
     val r = relation
-    val built = DigestJob.build(SparkSession.active, r.path, r.columns, r.fpp.getOrElse(DigestJob.DefaultFpp))
+    val built = DigestJob.build(SparkSession.active, r.path, r.columns, r.fpp.getOrElse(DigestJob.DefaultFpp), r.full)
     val toUnsafe = UnsafeProjection.create(output.map(_.dataType).toArray)
     sparkContext.parallelize(Seq(toUnsafe(DigestRelation.row(built)).copy(): InternalRow), 1)
   }

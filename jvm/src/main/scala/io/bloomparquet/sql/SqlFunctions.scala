@@ -25,10 +25,11 @@ object SqlFunctions {
         "the new file and the version committed)",
       args => RetrofitRelation(FunctionArgs("bloomparquet_retrofit", args), tables)),
     SparkCompat.tableFunction("bloomparquet_digest",
-      "_FUNC_(path, columns[, fpp]) - builds the bloom digest of the Parquet table at `path` from the filters on " +
-        "`columns` (comma-separated) already in its files, folded to at most `fpp` (default " +
-        s"${DigestJob.DefaultFpp}) where they are larger than that needs; plan-time pruning then rules out the files " +
-        "it covers with no read of their own. One row: " + DigestRelation.schema.simpleString,
+      "_FUNC_(path, columns[, fpp[, full]]) - builds the bloom digest of the Parquet table at `path` from the " +
+        "filters on `columns` (comma-separated) already in its files, folded to at most `fpp` (default " +
+        s"${DigestJob.DefaultFpp}) where they are larger than that needs; the current digest's entries of unchanged " +
+        "files are kept unless `full`. Plan-time pruning then rules out the files it covers with no read of their " +
+        "own. One row: " + DigestRelation.schema.simpleString,
       args => DigestRelation(FunctionArgs("bloomparquet_digest", args))),
     SparkCompat.tableFunction("bloomparquet_filters",
       "_FUNC_(path) - a row per column chunk with a bloom filter in the Parquet files at `path` (file, " +

@@ -109,4 +109,13 @@ class DigestVerdictsSuite extends munit.FunSuite {
       "TIMESTAMP(MICROS,true)")
     assertEquals(DigestVerdicts.primitive("optional fixed_len_byte_array(16) v (UUID)").getTypeLength, 16)
   }
+
+  test("probing costs each value against each entry of its column's classes; field ids cost nothing") {
+    val k = BloomPredicate.ColumnIn(Seq("k"), LongType, IndexedSeq(1L, 2L, 3L))
+    val email = BloomPredicate.ColumnIn(Seq("email"), StringType, IndexedSeq(UTF8String.fromString("u1")))
+    // k: 18 entries (int64 and int32 classes); email: 15 (file 4 has none).
+    assertEquals(DigestVerdicts.probeChecks(digest, k, caseSensitive = true), 3L * 18)
+    assertEquals(DigestVerdicts.probeChecks(digest, BloomPredicate.AnyOf(Seq(k, email)), caseSensitive = true), 3L * 18 + 15)
+    assertEquals(DigestVerdicts.probeChecks(digest, k.copy(fieldIds = Seq(1)), caseSensitive = true), 0L)
+  }
 }

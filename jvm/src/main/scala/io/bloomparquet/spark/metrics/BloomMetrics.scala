@@ -103,27 +103,55 @@ object PruningCounts {
    * counted once), and of every read `pruned` took (a planning job's, of files counted elsewhere, too).
    */
   def of(pruned: PrunedFiles, counted: Seq[FileKey], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
-    val mine = counted.map(pruned(_))
-    val all = pruned.values
-    val ok = mine.filter(_.failure.isEmpty)
+    // One pass over each: planning over 100,000 files counts them after every lookup.
+    var (filesPruned, rowGroups, byStats, byBloom, byDictionary, unprobed, broken, unreadable, onExecutors) =
+      (0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L)
+    counted.foreach { key =>
+      val o = pruned(key)
+      broken += o.brokenFilters
+      if (o.readByJob) onExecutors += 1
+      if (o.failure.isDefined) unreadable += 1
+      else {
+        var kept = false
+        o.verdicts.foreach {
+          case RowGroupVerdict.Keep => kept = true
+          case RowGroupVerdict.PrunedByStatistics => byStats += 1
+          case RowGroupVerdict.PrunedByBloomFilter => byBloom += 1
+          case RowGroupVerdict.PrunedByDictionary => byDictionary += 1
+        }
+        if (!kept) filesPruned += 1
+        rowGroups += o.verdicts.size
+        unprobed += o.rowGroupsUnprobed
+      }
+    }
+    var (dictionaryBytes, filterBytes, filterReads, inBlocks, footers, planningBytes) = (0L, 0L, 0L, 0L, 0L, 0L)
+    pruned.values.foreach { o =>
+      val r = o.reads
+      dictionaryBytes += r.dictionaryBytesRead
+      filterBytes += r.filterBytesRead
+      filterReads += r.filterReads
+      inBlocks += r.filtersReadInBlocks
+      footers += r.footersRead
+      planningBytes += r.planningBytesRead
+    }
     PruningCounts(
-      filesTotal = mine.size,
-      filesPruned = ok.count(o => !o.verdicts.contains(RowGroupVerdict.Keep)),
-      rowGroupsTotal = ok.map(_.verdicts.size.toLong).sum,
-      rowGroupsPrunedByStats = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByStatistics).toLong).sum,
-      rowGroupsPrunedByBloom = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByBloomFilter).toLong).sum,
-      rowGroupsPrunedByDictionary = ok.map(_.verdicts.count(_ == RowGroupVerdict.PrunedByDictionary).toLong).sum,
-      dictionaryBytesRead = all.map(_.reads.dictionaryBytesRead).sum,
-      rowGroupsUnprobed = ok.map(_.rowGroupsUnprobed.toLong).sum,
+      filesTotal = counted.size,
+      filesPruned = filesPruned,
+      rowGroupsTotal = rowGroups,
+      rowGroupsPrunedByStats = byStats,
+      rowGroupsPrunedByBloom = byBloom,
+      rowGroupsPrunedByDictionary = byDictionary,
+      dictionaryBytesRead = dictionaryBytes,
+      rowGroupsUnprobed = unprobed,
       rowGroupsReadInGaps = rowGroupsReadInGaps,
-      filterBytesRead = all.map(_.reads.filterBytesRead).sum,
-      filterReads = all.map(_.reads.filterReads.toLong).sum,
-      filtersReadInBlocks = all.map(_.reads.filtersReadInBlocks.toLong).sum,
-      footersRead = all.map(_.reads.footersRead.toLong).sum,
-      planningBytesRead = all.map(_.reads.planningBytesRead).sum,
-      brokenFilters = mine.map(_.brokenFilters.toLong).sum,
-      unreadableFiles = mine.count(_.failure.isDefined).toLong,
-      filesPlannedOnExecutors = mine.count(_.readByJob).toLong,
+      filterBytesRead = filterBytes,
+      filterReads = filterReads,
+      filtersReadInBlocks = inBlocks,
+      footersRead = footers,
+      planningBytesRead = planningBytes,
+      brokenFilters = broken,
+      unreadableFiles = unreadable,
+      filesPlannedOnExecutors = onExecutors,
       pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
       digest = pruned.digest)
   }
