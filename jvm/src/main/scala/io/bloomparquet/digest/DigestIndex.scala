@@ -23,11 +23,12 @@ final case class DigestFile(path: String, length: Long, modificationTime: Long, 
    * the same version its file system offers (none where it offers none; never an unknown one).
    */
   def holdsFor(length: Long, modificationTime: Long, now: FileVersion.Lookup): Boolean =
-    this.length == length && this.modificationTime == modificationTime && (now match {
-      case FileVersion.Version(v) => version.contains(v)
-      case FileVersion.NotOffered => version.isEmpty
-      case FileVersion.Unknown => false
-    })
+    this.length == length && this.modificationTime == modificationTime &&
+      (now match {
+        case FileVersion.Version(v) => version.contains(v)
+        case FileVersion.NotOffered => version.isEmpty
+        case FileVersion.Unknown => false
+      })
 }
 
 /** An entry of a size class: row group `rowGroup` of file `file` (indexes into the digest's files). */

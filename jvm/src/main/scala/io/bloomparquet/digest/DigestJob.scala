@@ -9,7 +9,7 @@ import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import io.bloomparquet.planning.FileVersion
 import io.bloomparquet.retrofit.RetrofitJob
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{CommonPathCapabilities, FileContext, FileStatus, FileSystem, Options, Path}
+import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
 
@@ -98,26 +98,11 @@ object DigestJob {
   val ReplacedDigestsKeptMillis: Long = 60L * 60 * 1000
 
   /**
-   * Points the table's digest at `name` of `length` bytes ([[TableDigest.Pointer]]) so that a reader
-   * sees the old pointer or the new one, whole: on object stores one PUT of a small object (never
-   * seen half written); elsewhere a file of its own renamed over the pointer (POSIX and HDFS rename
-   * atomically, where creating over the pointer would truncate it first). Then deletes the digests
+   * Points the table at digest `name` of `length` bytes ([[PointerPublish]]), then deletes the digests
    * replaced more than [[ReplacedDigestsKeptMillis]] ago.
    */
   private def publish(fs: FileSystem, conf: Configuration, folder: Path, name: String, length: Long): Unit = {
-    val pointer = new Path(folder, Pointer)
-    val text = TableDigest.Pointer(name, length).text.getBytes(java.nio.charset.StandardCharsets.UTF_8)
-    def write(p: Path): Unit = {
-      val out = fs.create(p, true)
-      try out.write(text)
-      finally out.close()
-    }
-    if (fs.hasPathCapability(folder, CommonPathCapabilities.ETAGS_AVAILABLE)) write(pointer)
-    else {
-      val staged = new Path(folder, s".$Pointer-${UUID.randomUUID()}")
-      write(staged)
-      FileContext.getFileContext(fs.getUri, conf).rename(staged, pointer, Options.Rename.OVERWRITE)
-    }
+    PointerPublish.publish(fs, conf, folder, TableDigest.Pointer(name, length))
     val cutoff = System.currentTimeMillis() - ReplacedDigestsKeptMillis
     fs.listStatus(folder).map(_.getPath.getName).foreach {
       case old @ TableDigest.DigestName(time) if old != name && time < cutoff => fs.delete(new Path(folder, old), false)

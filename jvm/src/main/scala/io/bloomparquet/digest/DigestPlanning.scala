@@ -128,7 +128,8 @@ private final class DigestRows(fs: FileSystem, opened: Opened) extends AutoClose
       val at = (row.offset - opened.tailStart).toInt
       java.util.Arrays.copyOfRange(opened.tail, at, at + row.length.toInt)
     } else {
-      val in = stream.getOrElse { val s = TableDigest.openKnown(fs, opened.path, opened.tailStart + opened.tail.length); stream = Some(s); s }
+      val in =
+        stream.getOrElse { val s = TableDigest.openKnown(fs, opened.path, opened.tailStart + opened.tail.length); stream = Some(s); s }
       val read = new Array[Byte](row.length.toInt)
       in.readFully(row.offset, read)
       requests += 1

@@ -48,8 +48,10 @@ object PreviousDigest {
             val bytes = java.util.Arrays.copyOfRange(whole, blob.offset.toInt, (blob.offset + blob.length).toInt)
             val stated = digest.index.classes(i)
             val rowBytes = stated.layout.rowBytes.toInt
-            require((0 until stated.blocks).forall(r => BloomDigest.rowChecksum(bytes, r * rowBytes, rowBytes) ==
-              stated.rowChecksums(r)), s"class $i does not match its checksums")
+            require(
+              (0 until stated.blocks).forall(r =>
+                BloomDigest.rowChecksum(bytes, r * rowBytes, rowBytes) ==
+                  stated.rowChecksums(r)), s"class $i does not match its checksums")
             BloomDigest.words(bytes)
           }
           Some(new PreviousDigest(digest.index, words))
