@@ -14,7 +14,6 @@ import pyarrow.parquet as pq
 import pytest
 
 import bloomparquet as bp
-
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 from bloomparquet.reference._thrift import read_struct
 from bloomparquet.reference.digest import read_digest
