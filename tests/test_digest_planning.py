@@ -220,6 +220,18 @@ def test_a_rebuild_reads_only_the_files_changed_since(spark, tmp_path: Path, ora
     assert bp.build_digest(spark, str(root), "k", fpp=1e-3)["files_reused"] == 0
 
 
+def test_the_sql_function_builds_as_the_python_helper_does(spark, tmp_path: Path) -> None:
+    root = tmp_path / "sql"
+    shutil.copytree(_small_table(spark, tmp_path), root)
+    (row,) = spark.sql(f"SELECT * FROM bloomparquet_digest('{root}', 'k')").collect()
+    built = row.asDict()
+    assert (built["files"], built["files_skipped"], built["files_reused"]) == (4, 0, 0), built
+    helper = bp.build_digest(spark, str(root), "k")
+    assert set(built) == set(helper) and helper["files_reused"] == 4, helper
+    (full,) = spark.sql(f"SELECT files_reused, entries FROM bloomparquet_digest('{root}', 'k', 0.0001, true)").collect()
+    assert (full.files_reused, full.entries) == (0, built["entries"]), full
+
+
 def _publish(root: Path, data: bytes) -> None:
     """Points the table at a digest file holding ``data``, under a name of its own (as the builder does)."""
     folder = root / "_bloomparquet"

@@ -10,7 +10,7 @@ import io.bloomparquet.planning.{DigestUse, FileKey, FileOutcome, FileReads, Fil
 import io.bloomparquet.pruning.SplitPlanner.Span
 import io.bloomparquet.pruning.{BloomPredicate, RowGroupVerdict}
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FSDataInputStream, FileSystem, Path}
+import org.apache.hadoop.fs.{FileSystem, Path}
 import org.slf4j.LoggerFactory
 
 /**
@@ -78,20 +78,19 @@ object DigestPlanning {
       key => holdsFor(digest.index.files(listed(key)), key, conf))
     val covered = listed.filter { case (key, _) => current(key) }
     val rows = new DigestRows(fs, opened)
-    try {
-      val verdicts = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
-      val ruledOut = covered.collect {
-        case (key, f) if !verdicts(f).contains(RowGroupVerdict.Keep) => key -> outcome(digest.index.files(f), verdicts(f))
-      }
-      val coveredFiles = covered.values.toSet
-      val entries = DigestVerdicts.probedClasses(digest, predicate, settings.caseSensitive)
-        .flatMap(digest.index.classes(_).entries).distinct.filter(e => coveredFiles(e.file))
-      Decided(ruledOut,
-        DigestUse(entries = entries.size,
-          entriesPruned = entries.count(e => verdicts(e.file)(e.rowGroup) != RowGroupVerdict.Keep),
-          requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
-          filesNotCovered = files.size - covered.size, refused = 0))
-    } finally rows.close()
+    rows.fetch(DigestVerdicts.rowsNeeded(digest, predicate, settings.caseSensitive), parallelism)
+    val verdicts = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
+    val ruledOut = covered.collect {
+      case (key, f) if !verdicts(f).contains(RowGroupVerdict.Keep) => key -> outcome(digest.index.files(f), verdicts(f))
+    }
+    val coveredFiles = covered.values.toSet
+    val entries = DigestVerdicts.probedClasses(digest, predicate, settings.caseSensitive)
+      .flatMap(digest.index.classes(_).entries).distinct.filter(e => coveredFiles(e.file))
+    Decided(ruledOut,
+      DigestUse(entries = entries.size,
+        entriesPruned = entries.count(e => verdicts(e.file)(e.rowGroup) != RowGroupVerdict.Keep),
+        requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
+        filesNotCovered = files.size - covered.size, refused = 0))
   }
 
   /**
@@ -108,39 +107,4 @@ object DigestPlanning {
       file.rowGroups.map(rg => Span(rg.start, rg.length)), verdicts, brokenFilters = 0, rowGroupsUnprobed = 0,
       version = file.version.fold[FileVersion.Lookup](FileVersion.NotOffered)(FileVersion.Version), failure = None,
       reads = FileReads.footerOnly(0), readByJob = false)
-}
-
-/**
- * The rows of a digest's classes a probe needs: from the tail planning read when they lie in it,
- * else one read each from the digest file (opened once), each row read once and checked against
- * its class's checksum (a damaged row throws: the digest is then refused).
- */
-private final class DigestRows(fs: FileSystem, opened: Opened) extends AutoCloseable {
-  private var stream: Option[FSDataInputStream] = None
-  private val read = scala.collection.mutable.Map.empty[RowRead, Array[Int]]
-  var requests = 0
-  var bytesRead = 0L
-
-  def words(row: RowRead): Array[Int] = synchronized(read.getOrElseUpdate(row, fetch(row)))
-
-  private def fetch(row: RowRead): Array[Int] = {
-    val bytes = if (row.offset >= opened.tailStart) {
-      val at = (row.offset - opened.tailStart).toInt
-      java.util.Arrays.copyOfRange(opened.tail, at, at + row.length.toInt)
-    } else {
-      val in =
-        stream.getOrElse { val s = TableDigest.openKnown(fs, opened.path, opened.tailStart + opened.tail.length); stream = Some(s); s }
-      val read = new Array[Byte](row.length.toInt)
-      in.readFully(row.offset, read)
-      requests += 1
-      bytesRead += read.length
-      read
-    }
-    val stated = opened.digest.index.classes(row.classIndex).rowChecksums(row.row)
-    if (BloomDigest.rowChecksum(bytes, 0, bytes.length) != stated)
-      throw new java.io.IOException(s"row ${row.row} of digest class ${row.classIndex} does not match its checksum")
-    BloomDigest.words(bytes)
-  }
-
-  override def close(): Unit = stream.foreach(_.close())
 }

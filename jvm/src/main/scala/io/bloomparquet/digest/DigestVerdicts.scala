@@ -45,6 +45,17 @@ object DigestVerdicts {
       }.toSet)
     }
 
+  /** The rows probing `predicate` reads: per class of each column it names, the rows its values hash to. */
+  def rowsNeeded(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Seq[RowRead] =
+    leaves(predicate).filter(_.fieldIds.isEmpty).flatMap { leaf =>
+      classesOf(digest, leaf, caseSensitive).flatMap { i =>
+        LiteralEncoder.encode(leaf.dataType, leaf.values, primitive(digest.index.classes(i).parquetType)) match {
+          case probe: PhysicalProbe.AnyOf if probe.values.nonEmpty => digest.readsOf(i, probe.hashes)
+          case _ => Nil
+        }
+      }
+    }.distinct
+
   /** The classes a predicate's values are probed in: those of the columns it names that the digest can answer for. */
   def probedClasses(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Seq[Int] =
     leaves(predicate).filter(_.fieldIds.isEmpty).flatMap(classesOf(digest, _, caseSensitive)).distinct

@@ -35,7 +35,7 @@ object DigestRelation {
   }
 
   def row(b: DigestBuilt): InternalRow = new GenericInternalRow(Array[Any](UTF8String.fromString(b.path), b.files,
-      b.filesSkipped, b.entries, b.classes, b.bytesRead, b.filterBytes, b.digestBytes, b.seconds))
+      b.filesSkipped, b.filesReused, b.entries, b.classes, b.bytesRead, b.filterBytes, b.digestBytes, b.seconds))
 }
 
 /** Builds the digest when the query executes. */
