@@ -5,6 +5,8 @@ execution's own metrics."""
 
 from __future__ import annotations
 
+import itertools
+import shutil
 from pathlib import Path
 
 import pytest
@@ -51,10 +53,14 @@ def test_every_registry_read_option_has_a_row() -> None:
 
 @pytest.mark.parametrize("route", list(ROUTES))
 @pytest.mark.parametrize("key", registry_read_keys())
-def test_option_on_route_over_connect(connect, data: Path, key: str, route: str) -> None:
+def test_option_on_route_over_connect(connect, data: Path, tmp_path: Path, key: str, route: str) -> None:
     assert key in TABLE, f"{key} is a read option without a row in tests/read_option_table.py TABLE"
+    copies = itertools.count()
 
-    def no_copy() -> Path:
-        raise AssertionError("over Connect the cache is observed through metrics, not fresh copies")
+    def copy() -> Path:
+        # The local server reads the client's files: a fresh copy (the digest's observation builds one there).
+        fresh = tmp_path / f"copy{next(copies)}"
+        shutil.copytree(data, fresh)
+        return fresh
 
-    check_cell(Cell(connect, ROUTES[route], data, bp.scan_metrics, no_copy), key, route, Exception)
+    check_cell(Cell(connect, ROUTES[route], data, bp.scan_metrics, copy), key, route, Exception)
