@@ -94,6 +94,7 @@ def _same_decisions(on: dict[str, int], off: dict[str, int], query: str) -> None
     assert on["numOutputRows"] == off["numOutputRows"], (query, on, off)  # rows decoded
 
 
+@pytest.mark.cluster
 def test_a_current_digest_decides_as_the_files_do_and_reads_less(spark, table: Path, oracle) -> None:
     built = _build(spark, table)
     assert built["files"] == 7 and built["digest_bytes"] < built["filter_bytes"], built
@@ -166,6 +167,7 @@ def _same_length_rewrite(spark, target: Path, new_key: int) -> None:
     shutil.rmtree(out)
 
 
+@pytest.mark.cluster
 def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path: Path, oracle) -> None:
     root = tmp_path / "stale"
     # One row group per file, uncompressed and plain, so a rewrite with one key changed keeps the length.
