@@ -30,7 +30,6 @@ final case class DigestBuilt(path: String, files: Int, filesSkipped: Int, filesR
  */
 object DigestJob {
   val Folder: String = TableDigest.Folder
-  val Pointer: String = TableDigest.PointerFile
 
   /**
    * The false-positive bound entries are folded to where their own filters are larger than it needs:
