@@ -147,24 +147,38 @@ def test_a_partitioned_table_is_covered_from_its_root_and_from_a_partition(spark
         assert m["bloomFootersRead"] <= 1, (path, m)
 
 
-def _same_length_rewrite(spark, target: Path, new_key: int) -> None:
-    """Rewrites ``target`` (one row group of ours) in place with one key changed, to the same length and
-    modification time: only the file system's own version (inode and change time) tells it apart."""
+# Pages carry no checksum: a CRC is a varint in the page header, so a changed key could change the length.
+SAME_LENGTH = {
+    "compression": "uncompressed",
+    "parquet.enable.dictionary": "false",
+    "parquet.page.write-checksum.enabled": "false",
+}
+
+
+def _same_length_rewrite(spark, target: Path, candidates: list[int]) -> int:
+    """Rewrites ``target`` (one row group of ours) in place with one key changed to the first candidate
+    that keeps the file's length, and keeps its modification time: only the file system's own version
+    (inode and change time) tells it apart. Returns the key written."""
     before = target.stat()
     df = spark.read.parquet(str(target))
     first = df.orderBy("id").first()
-    changed = df.selectExpr(f"CASE WHEN id = {first['id']} THEN {new_key} ELSE k END AS k", "ks", "id")
-    out = target.parent.parent / f"rewrite-{uuid.uuid4()}"
-    changed.coalesce(1).write.format(bp.WRITE_FORMAT).options(
-        **{"bloom.columns": "k,ks", "compression": "uncompressed", "parquet.enable.dictionary": "false"}
-    ).save(str(out))
-    (written,) = out.glob("*.parquet")
-    assert written.stat().st_size == before.st_size, "the rewrite must keep the file's length"
-    target.write_bytes(written.read_bytes())  # in place: same inode, new change time
-    # Hadoop's local file system checks a file against its .crc sidecar: the new content's goes with it.
-    (target.parent / f".{target.name}.crc").write_bytes((written.parent / f".{written.name}.crc").read_bytes())
-    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
-    shutil.rmtree(out)
+    for new_key in candidates:
+        changed = df.selectExpr(f"CASE WHEN id = {first['id']} THEN {new_key} ELSE k END AS k", "ks", "id")
+        out = target.parent.parent / f"rewrite-{uuid.uuid4()}"
+        changed.coalesce(1).write.format(bp.WRITE_FORMAT).options(**{"bloom.columns": "k,ks", **SAME_LENGTH}).save(
+            str(out)
+        )
+        (written,) = out.glob("*.parquet")
+        if written.stat().st_size == before.st_size:
+            target.write_bytes(written.read_bytes())  # in place: same inode, new change time
+            # Hadoop's local file system checks a file against its .crc sidecar: the new content's goes with it.
+            crc = (written.parent / f".{written.name}.crc").read_bytes()
+            (target.parent / f".{target.name}.crc").write_bytes(crc)
+            os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+            shutil.rmtree(out)
+            return new_key
+        shutil.rmtree(out)
+    raise AssertionError(f"no candidate key kept {target.name}'s length of {before.st_size} bytes")
 
 
 @pytest.mark.cluster
@@ -175,19 +189,18 @@ def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path:
         _frame(spark, range(6_000)).repartition(3),
         str(root),
         ["k", "ks"],
-        compression="uncompressed",
-        **{"parquet.enable.dictionary": "false"},
+        **SAME_LENGTH,
     )
     files = sorted(root.glob("*.parquet"))
     _build(spark, root)
-    appended, replaced = _k(N + 1_001) + 1, _k(N + 1_003) + 1  # odd: in no file when the digest was built
+    appended = _k(N + 1_001) + 1  # odd: in no file when the digest was built
     bp.write_bloom(
         _frame(spark, range(1)).selectExpr(f"CAST({appended} AS BIGINT) AS k", "ks", "id").coalesce(1),
         str(root),
         "k",
         mode="append",
     )
-    _same_length_rewrite(spark, files[0], replaced)
+    replaced = _same_length_rewrite(spark, files[0], [_k(N + 1_003 + i) + 1 for i in range(8)])
     gone = spark.read.parquet(str(files[1])).first()["k"]
     files[1].unlink()
     for where, found in ((f"k = {appended}", 1), (f"k = {replaced}", 1), (f"k = {gone}", 0)):
