@@ -38,13 +38,22 @@ final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs
 
   /** The entries of class `i` that may hold one of `hashes`, given the words of each row [[readsOf]] named. */
   def mayHoldIn(i: Int, hashes: Array[Long], rowWords: RowRead => Array[Int], kernel: SbbfKernel): Set[DigestEntry] = {
-    val c = index.classes(i)
-    readsOf(i, hashes).flatMap { read =>
+    val held = heldIn(i, hashes, rowWords, kernel)
+    index.classes(i).entries.indices.filter(held.get).map(index.classes(i).entries).toSet
+  }
+
+  /** As [[mayHoldIn]], as the positions of those entries among the class's entries. */
+  def heldIn(i: Int, hashes: Array[Long], rowWords: RowRead => Array[Int], kernel: SbbfKernel): java.util.BitSet = {
+    val layout = index.classes(i).layout
+    val held = new java.util.BitSet(index.classes(i).entries.size)
+    readsOf(i, hashes).foreach { read =>
       val words = rowWords(read)
-      hashes.iterator.filter(c.layout.row(_) == read.row).flatMap { h =>
-        BlockMajorClass.probe(words, h, kernel).iterator.zipWithIndex.collect { case (true, e) => c.entries(e) }
+      hashes.iterator.filter(layout.row(_) == read.row).foreach { h =>
+        val may = BlockMajorClass.probe(words, h, kernel)
+        may.indices.foreach(e => if (may(e)) held.set(e))
       }
-    }.toSet
+    }
+    held
   }
 
   /**

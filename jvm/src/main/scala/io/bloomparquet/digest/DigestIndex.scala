@@ -20,9 +20,10 @@ final case class DigestFile(path: String, length: Long, modificationTime: Long, 
 
   /**
    * Whether this entry holds for the file as listed now: the same length and modification time, and
-   * the same version its file system offers (none where it offers none; never an unknown one).
+   * the same version its file system offers (none where it offers none; never an unknown one),
+   * asked for only where length and modification time agree.
    */
-  def holdsFor(length: Long, modificationTime: Long, now: FileVersion.Lookup): Boolean =
+  def holdsFor(length: Long, modificationTime: Long, now: => FileVersion.Lookup): Boolean =
     this.length == length && this.modificationTime == modificationTime &&
       (now match {
         case FileVersion.Version(v) => version.contains(v)
@@ -72,6 +73,19 @@ final case class DigestIndex(files: IndexedSeq[DigestFile], classes: IndexedSeq[
 
   /** The row groups a column's filters cover: a row group without a filter on it is never pruned by the digest. */
   def covered(column: String): Set[DigestEntry] = classes.filter(_.column == column).flatMap(_.entries).toSet
+
+  // Each file's first row group in one numbering of every row group of every file: planning judges
+  // row groups as bits of one set (a digest can hold a million) rather than as objects.
+  private lazy val firstRowGroup: Array[Int] = files.iterator.map(_.rowGroups.size).scanLeft(0)(_ + _).toArray
+
+  /** The row groups of all files together. */
+  def rowGroupCount: Int = firstRowGroup(files.size)
+
+  /** Row group `rowGroup` of file `file` in that numbering. */
+  def rowGroupAt(file: Int, rowGroup: Int): Int = firstRowGroup(file) + rowGroup
+
+  /** File `file`'s row groups in that numbering. */
+  def rowGroupsOf(file: Int): Range = firstRowGroup(file) until firstRowGroup(file + 1)
 }
 
 object DigestIndex {

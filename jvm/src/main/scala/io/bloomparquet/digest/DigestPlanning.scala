@@ -73,38 +73,41 @@ object DigestPlanning {
   private def probed(fs: FileSystem, root: Path, opened: Opened, files: Seq[FileKey], predicate: BloomPredicate,
       conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
     val digest = opened.digest
-    val listed = files.flatMap(k => DigestRoot.relative(root, new Path(k.path)).flatMap(digest.fileByPath.get).map(k -> _)).toMap
+    val relative = DigestRoot.relativeTo(root)
+    val listed = files.flatMap(k => relative(k.path).flatMap(digest.fileByPath.get).map(k -> _)).toMap
     val current = PlanningPool.forEachFile[FileKey, Boolean](listed.keys.toSeq, parallelism, _ => None,
-      key => holdsFor(digest.index.files(listed(key)), key, conf))
+      key => holdsFor(digest.index.files(listed(key)), key, fs))
     val covered = listed.filter { case (key, _) => current(key) }
     val rows = new DigestRows(fs, opened)
     rows.fetch(DigestVerdicts.rowsNeeded(digest, predicate, settings.caseSensitive), parallelism)
-    val verdicts = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
-    val ruledOut = covered.collect {
-      case (key, f) if !verdicts(f).contains(RowGroupVerdict.Keep) => key -> outcome(digest.index.files(f), verdicts(f))
-    }
-    val coveredFiles = covered.values.toSet
-    val entries = DigestVerdicts.probedClasses(digest, predicate, settings.caseSensitive)
-      .flatMap(digest.index.classes(_).entries).distinct.filter(e => coveredFiles(e.file))
+    val kept = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
+    val ruledOut = covered.collect { case (key, f) if !kept.keepsAny(f) => key -> outcome(digest.index.files(f)) }
+    val coveredFiles = new java.util.BitSet(digest.index.files.size)
+    covered.values.foreach(coveredFiles.set)
+    val entries = DigestVerdicts.probedRowGroups(digest, predicate, settings.caseSensitive, coveredFiles)
     Decided(ruledOut,
-      DigestUse(entries = entries.size,
-        entriesPruned = entries.count(e => verdicts(e.file)(e.rowGroup) != RowGroupVerdict.Keep),
+      DigestUse(entries = entries.cardinality, entriesPruned = kept.ruledOutOf(entries),
         requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
         filesNotCovered = files.size - covered.size, refused = 0))
   }
 
   /**
    * Whether the entries of `file` hold for the listed `key`: its version now is the listing's etag,
-   * else asked for (an inode and change time locally, a status call on HDFS or for an object the
+   * else asked of `fs` (an inode and change time locally, a status call on HDFS or for an object the
    * listing did not version), as the per-file path asks.
    */
-  private def holdsFor(file: DigestFile, key: FileKey, conf: Configuration): Boolean =
-    file.holdsFor(key.length, key.modificationTime, key.version.map(FileVersion.Version).getOrElse(FileVersion.of(key.path, conf)))
+  private def holdsFor(file: DigestFile, key: FileKey, fs: FileSystem): Boolean =
+    file.holdsFor(key.length, key.modificationTime,
+      key.version.map(FileVersion.Version).getOrElse {
+        val path = new Path(key.path)
+        FileVersion.of(fs, path, fs.getFileStatus(path))
+      })
 
   /** A file the digest rules out whole: its row groups' places and verdicts, nothing read. */
-  private def outcome(file: DigestFile, verdicts: IndexedSeq[RowGroupVerdict]): FileOutcome =
+  private def outcome(file: DigestFile): FileOutcome =
     FileOutcome(
-      file.rowGroups.map(rg => Span(rg.start, rg.length)), verdicts, brokenFilters = 0, rowGroupsUnprobed = 0,
+      file.rowGroups.map(rg => Span(rg.start, rg.length)), file.rowGroups.map(_ => RowGroupVerdict.PrunedByBloomFilter),
+      brokenFilters = 0, rowGroupsUnprobed = 0,
       version = file.version.fold[FileVersion.Lookup](FileVersion.NotOffered)(FileVersion.Version), failure = None,
       reads = FileReads.footerOnly(0), readByJob = false)
 }

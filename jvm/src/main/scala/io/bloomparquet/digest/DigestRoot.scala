@@ -30,4 +30,17 @@ object DigestRoot {
     if (Option(r.getScheme) != Option(f.getScheme) || Option(r.getAuthority) != Option(f.getAuthority)) None
     else Some(f.getPath).filter(_.startsWith(prefix)).map(_.stripPrefix(prefix))
   }
+
+  /**
+   * [[relative]] to `root` for paths as Hadoop's `Path.toString` writes them (planning's file keys):
+   * one under the root's own text is its rest, with no parsing (a table's files are planned many
+   * thousands at a time); any other form is parsed.
+   */
+  def relativeTo(root: Path): String => Option[String] = {
+    val prefix = root.toString.stripSuffix("/") + "/"
+    // A rest that starts with a slash is another spelling (`file:///x` under `file:/`): parsed.
+    path =>
+      if (path.startsWith(prefix) && !path.startsWith("/", prefix.length)) Some(path.substring(prefix.length))
+      else relative(root, new Path(path))
+  }
 }

@@ -1,5 +1,7 @@
 package io.bloomparquet.digest
 
+import java.util.BitSet
+
 import io.bloomparquet.kernel.SbbfKernel
 import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn, NoMatch}
 import io.bloomparquet.pruning.{BloomPredicate, LiteralEncoder, PhysicalProbe, RowGroupVerdict}
@@ -16,34 +18,50 @@ import org.apache.parquet.schema.{MessageTypeParser, PrimitiveType}
  */
 object DigestVerdicts {
 
-  /** Per covered file (index into the digest's files), one verdict per row group. */
+  /** The row groups of the digest's files that may hold rows of `predicate`. */
   def of(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean, rowWords: RowRead => Array[Int],
-      kernel: SbbfKernel): IndexedSeq[IndexedSeq[RowGroupVerdict]] = {
-    val answers = leaves(predicate).map(leaf => leaf -> answer(digest, leaf, caseSensitive, rowWords, kernel)).toMap
-    digest.index.files.indices.map { f =>
-      digest.index.files(f).rowGroups.indices.map { rg =>
-        if (mayMatch(predicate, DigestEntry(f, rg), answers)) RowGroupVerdict.Keep else RowGroupVerdict.PrunedByBloomFilter
-      }
+      kernel: SbbfKernel): DigestKept = {
+    val index = digest.index
+    val ruledOut = leaves(predicate).distinct.map(leaf => leaf -> ruledOutBy(digest, leaf, caseSensitive, rowWords, kernel)).toMap
+    def every = { val all = new BitSet(index.rowGroupCount); all.set(0, index.rowGroupCount); all }
+    // A predicate's row groups as sets: AND intersects its parts', OR unites them.
+    def kept(p: BloomPredicate): BitSet = p match {
+      case NoMatch => new BitSet()
+      case AllOf(cs) => cs.map(kept).reduceOption { (a, b) => a.and(b); a }.getOrElse(every)
+      case AnyOf(cs) => cs.map(kept).reduceOption { (a, b) => a.or(b); a }.getOrElse(new BitSet())
+      case leaf: ColumnIn =>
+        val k = every
+        k.andNot(ruledOut(leaf))
+        k
     }
+    new DigestKept(index, kept(predicate))
   }
 
-  /** What the digest says of one `column IN (...)`: the entries it rules out, and those it says may match. */
-  private final case class Answer(ruledOut: Set[DigestEntry])
-
-  private def answer(digest: OpenDigest, leaf: ColumnIn, caseSensitive: Boolean, rowWords: RowRead => Array[Int],
-      kernel: SbbfKernel): Answer =
-    if (leaf.fieldIds.nonEmpty) Answer(Set.empty) // the digest knows names, not field ids
-    else {
-      Answer(classesOf(digest, leaf, caseSensitive).flatMap { i =>
-        val c = digest.index.classes(i)
-        LiteralEncoder.encode(leaf.dataType, leaf.values, primitive(c.parquetType)) match {
-          case PhysicalProbe.Unknown(_) => Nil
-          case probe: PhysicalProbe.AnyOf =>
-            val held = if (probe.values.isEmpty) Set.empty[DigestEntry] else digest.mayHoldIn(i, probe.hashes, rowWords, kernel)
-            c.entries.filterNot(held)
-        }
-      }.toSet)
+  /** The row groups whose entries of the classes `leaf`'s column resolves to all say none of its values is there. */
+  private def ruledOutBy(digest: OpenDigest, leaf: ColumnIn, caseSensitive: Boolean, rowWords: RowRead => Array[Int],
+      kernel: SbbfKernel): BitSet = {
+    val out = new BitSet(digest.index.rowGroupCount)
+    // The digest knows names, not field ids: such a leaf rules nothing out.
+    if (leaf.fieldIds.isEmpty) classesOf(digest, leaf, caseSensitive).foreach { i =>
+      val c = digest.index.classes(i)
+      LiteralEncoder.encode(leaf.dataType, leaf.values, primitive(c.parquetType)) match {
+        case PhysicalProbe.Unknown(_) =>
+        case probe: PhysicalProbe.AnyOf =>
+          val held = if (probe.values.isEmpty) new BitSet() else digest.heldIn(i, probe.hashes, rowWords, kernel)
+          c.entries.indices.filterNot(held.get).foreach(e => out.set(digest.index.rowGroupAt(c.entries(e).file, c.entries(e).rowGroup)))
+      }
     }
+    out
+  }
+
+  /** The row groups of the files in `files` (indexes into the digest's) that have an entry `predicate` probes. */
+  def probedRowGroups(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean, files: BitSet): BitSet = {
+    val out = new BitSet(digest.index.rowGroupCount)
+    probedClasses(digest, predicate, caseSensitive).foreach { i =>
+      digest.index.classes(i).entries.foreach(e => if (files.get(e.file)) out.set(digest.index.rowGroupAt(e.file, e.rowGroup)))
+    }
+    out
+  }
 
   /** The rows probing `predicate` reads: per class of each column it names, the rows its values hash to. */
   def rowsNeeded(digest: OpenDigest, predicate: BloomPredicate, caseSensitive: Boolean): Seq[RowRead] =
@@ -71,13 +89,6 @@ object DigestVerdicts {
     digest.index.classes.indices
       .filter(i => ColumnResolver.leaf(Seq(digest.index.classes(i).leaf), leaf.path, caseSensitive).isRight)
 
-  private def mayMatch(p: BloomPredicate, entry: DigestEntry, answers: Map[ColumnIn, Answer]): Boolean = p match {
-    case NoMatch => false
-    case AllOf(cs) => cs.forall(mayMatch(_, entry, answers))
-    case AnyOf(cs) => cs.exists(mayMatch(_, entry, answers))
-    case leaf: ColumnIn => !answers(leaf).ruledOut(entry)
-  }
-
   private def leaves(p: BloomPredicate): Seq[ColumnIn] = p match {
     case NoMatch => Nil
     case AllOf(cs) => cs.flatMap(leaves)
@@ -88,4 +99,30 @@ object DigestVerdicts {
   /** A class's Parquet type, from the schema text it stores ([[DigestClass.typeText]]). */
   def primitive(parquetType: String): PrimitiveType =
     MessageTypeParser.parseMessageType(s"message digest { $parquetType; }").getType(0).asPrimitiveType
+}
+
+/**
+ * The row groups of a digest's files a predicate may match (bits set, as [[DigestIndex.rowGroupAt]]
+ * numbers them); every other row group the digest rules out.
+ */
+final class DigestKept(index: DigestIndex, kept: BitSet) {
+  def keeps(file: Int, rowGroup: Int): Boolean = kept.get(index.rowGroupAt(file, rowGroup))
+
+  /** Whether some row group of `file` may match. */
+  def keepsAny(file: Int): Boolean = {
+    val rowGroups = index.rowGroupsOf(file)
+    val next = kept.nextSetBit(rowGroups.start)
+    next >= 0 && next < rowGroups.end
+  }
+
+  /** File `file`'s row groups' verdicts. */
+  def verdicts(file: Int): IndexedSeq[RowGroupVerdict] = index.files(file).rowGroups.indices
+    .map(rg => if (keeps(file, rg)) RowGroupVerdict.Keep else RowGroupVerdict.PrunedByBloomFilter)
+
+  /** How many of `rowGroups` (numbered as above) are ruled out. */
+  def ruledOutOf(rowGroups: BitSet): Int = {
+    val out = rowGroups.clone().asInstanceOf[BitSet]
+    out.andNot(kept)
+    out.cardinality
+  }
 }

@@ -58,7 +58,9 @@ object FileVersion {
 
   private def localVersion(file: java.io.File): Lookup = {
     val attrs = Files.readAttributes(Paths.get(file.getPath), "unix:ino,ctime")
-    Version(s"ino=${attrs.get("ino")},ctime=${attrs.get("ctime")}")
+    // The change time as nanoseconds: its text form formats a date (a planning of many files asks each).
+    val ctime = attrs.get("ctime").asInstanceOf[java.nio.file.attribute.FileTime].to(java.util.concurrent.TimeUnit.NANOSECONDS)
+    Version(s"ino=${attrs.get("ino")},ctime=$ctime")
   }
 
   private def etag(status: FileStatus): Lookup = status match {

@@ -37,15 +37,26 @@ object ListedVersions {
   /** `keys` with the etags listings give them (a key the listings don't version maps to itself). */
   def fill(keys: Seq[FileKey], conf: Configuration, parallelism: Int = 1): Filled = {
     val unversioned = keys.filter(_.version.isEmpty).distinct
-    val byStore = unversioned.groupBy { k =>
-      val uri = new Path(k.path).toUri
-      uri.getAuthority -> uri.getScheme
-    }
+    val byStore = unversioned.groupBy(k => storeOf(k.path))
     val found = byStore.values.flatMap { group =>
       etagStore(group.head, conf).fold(Map.empty[FileKey, FileStatus])(fs => versions(fs, group, parallelism))
     }.toMap
     val versioned = found.map { case (k, s) => k -> k.copy(version = etag(s, k)) }
     Filled(keys.map(k => k -> versioned.getOrElse(k, k)).toMap, found.map { case (k, s) => versioned(k) -> s })
+  }
+
+  /**
+   * The text naming a path's store (`s3a://bucket`, `file:`), read off the path without parsing it: a
+   * scan plans many thousands of files. Paths of one store written alike share it; any other
+   * spelling only makes a group of its own, asked about on its own.
+   */
+  private def storeOf(path: String): String = {
+    val scheme = path.indexOf(':')
+    if (scheme < 0) ""
+    else if (path.startsWith("//", scheme + 1)) {
+      val end = path.indexOf('/', scheme + 3)
+      if (end < 0) path else path.substring(0, end)
+    } else path.substring(0, scheme + 1)
   }
 
   private def etagStore(key: FileKey, conf: Configuration): Option[FileSystem] =

@@ -29,4 +29,17 @@ class DigestRootSuite extends munit.FunSuite {
     assertEquals(DigestRoot.relative(root, new Path("file:/t/part-0.parquet")), None)
     assertEquals(DigestRoot.relative(new Path("file:/lake/t"), new Path("file:/lake/t/a b%.parquet")), Some("a b%.parquet"))
   }
+
+  test("relative to a root from a path's text: the same answer as parsing it, for every spelling") {
+    val roots = Seq("s3a://bucket/t", "s3a://bucket/t/", "s3a://bucket", "file:/lake/t", "file:/", "file:///lake/t", "hdfs://nn:8020/w/t")
+    val files = Seq("s3a://bucket/t/p=1/part-0.parquet", "s3a://bucket/tt/part-0.parquet", "s3a://bucket/t", "s3a://other/t/x",
+      "file:/lake/t/a b%.parquet", "file:/lake/t/a%20b.parquet", "file:///lake/t/x.parquet", "file:/lake/tt/x", "file:/x.parquet",
+      "hdfs://nn:8020/w/t/k=a:b/f.parquet", "hdfs://nn/w/t/f.parquet", "/lake/t/x.parquet")
+    for (r <- roots; f <- files) {
+      val root = new Path(r)
+      // Planning's keys are Path.toString's text; the raw spellings must not answer otherwise either.
+      for (text <- Seq(new Path(f).toString, f))
+        assertEquals(DigestRoot.relativeTo(root)(text), DigestRoot.relative(root, new Path(text)), s"$r, $text")
+    }
+  }
 }

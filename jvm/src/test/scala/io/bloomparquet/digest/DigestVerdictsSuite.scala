@@ -49,8 +49,14 @@ class DigestVerdictsSuite extends munit.FunSuite {
     BloomDigest.words(java.util.Arrays.copyOfRange(bytes, r.offset.toInt, (r.offset + r.length).toInt))
 
   private def verdicts(p: BloomPredicate, caseSensitive: Boolean = true): Map[DigestEntry, Boolean] = {
-    val v = DigestVerdicts.of(digest, p, caseSensitive, rowWords, SbbfKernels.get())
-    entries.map(e => e -> (v(e.file)(e.rowGroup) == RowGroupVerdict.Keep)).toMap
+    val kept = DigestVerdicts.of(digest, p, caseSensitive, rowWords, SbbfKernels.get())
+    val v = entries.map(e => e -> kept.keeps(e.file, e.rowGroup)).toMap
+    // A file's verdicts, and whether any row group is kept, say the same.
+    files.indices.foreach { f =>
+      assertEquals(kept.verdicts(f).map(_ == RowGroupVerdict.Keep), (0 until 3).map(rg => v(DigestEntry(f, rg))))
+      assertEquals(kept.keepsAny(f), (0 until 3).exists(rg => v(DigestEntry(f, rg))))
+    }
+    v
   }
 
   /** What each entry's own right-sized filter says of `hashes`, for `column`. */
