@@ -29,7 +29,8 @@ object SplitPlanner {
    * are one run. The split itself when it keeps all it owns; nothing when it keeps none.
    */
   def plan(spans: IndexedSeq[Span], keep: Int => Boolean, splitStart: Long, splitLength: Long,
-      gapBytes: Long): Plan = {
+      gapBytes: Long): Plan = if (!spans.indices.exists(keep)) Plan(Nil, 0)
+  else {
     val splitEnd = splitStart + splitLength
     val order = spans.indices.sortBy(spans(_).start)
     val owned = order.indices.filter { k =>
