@@ -30,9 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.delta.conftest import DELTA_EXTENSION, delta_package  # noqa: E402
 
 import slow_store  # noqa: E402 (the script's own folder: bench/)
+from delta_session import delta_conf  # noqa: E402
 
 SCATTER, MODULUS = 2654435761, 1_000_000_007
 FPP = 0.01
@@ -84,18 +84,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench-out")
     a = ap.parse_args()
 
-    import pyspark
-
     import bloomparquet as bp
 
-    package = delta_package(pyspark.__version__)
-    if package is None:
-        print(f"Delta Lake has no release for Spark {pyspark.__version__}: run with .venvs/spark-4.2", file=sys.stderr)
-        return 2
     conf = {
-        "spark.jars.packages": package,
-        "spark.sql.extensions": DELTA_EXTENSION,
-        "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+        **delta_conf(),
         "spark.driver.memory": "6g",
         "spark.ui.enabled": "false",
         **slow_store.session_conf(),

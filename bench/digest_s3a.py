@@ -37,24 +37,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from tests.s3a import local_s3  # noqa: E402
 
-from digest_planning import FPP, _key, _write  # noqa: E402
+from digest_planning import FPP, _conf, _key, _write  # noqa: E402
 
 BUCKET = "digest"
 COLD = {"spark.bloomparquet.read.cache": "false"}
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false", "spark.bloomparquet.read.enabled": "false"}
-
-
-class _conf:
-    def __init__(self, spark: Any, settings: dict[str, str]) -> None:
-        self.spark, self.settings = spark, settings
-
-    def __enter__(self) -> None:
-        for k, v in self.settings.items():
-            self.spark.conf.set(k, v)
-
-    def __exit__(self, *exc: object) -> None:
-        for k in self.settings:
-            self.spark.conf.unset(k)
 
 
 def _upload(s3: Any, files: list[Path], prefix: str) -> str:
