@@ -19,11 +19,14 @@ many files. The digest is built once per table (``bp.build_digest``, default bou
 sized at 1 % are not folded) and its build reported: files/s, bytes read against the filters' bytes,
 digest bytes.
 
-Queries, cold (``bloom.cache=false``: nothing held in the JVM), each with and without the digest
-(``bloom.digest``): a point miss, an IN of 10 absent keys, a point hit. Reported: planning time (the
-scan's pruning time; a miss runs no task), GETs and bytes, files left to tasks, and the physics bound
-of what survives: a file without the values is kept with probability 1 - (1 - p)^(n x row groups)
-for n values and filters of rate p.
+Queries, cold (``bloom.cache=false``: nothing held in the JVM): a point miss, an IN of 10 absent keys,
+a point hit; each with the digest, the files it keeps judged in their tasks (``bloom.digestSurvivors``
+task, the default) and on the driver (plan), and without it (``bloom.digest=false``). Reported:
+planning time and GETs (the scan's splits made, no task run), the whole query's time and GETs, the
+pruning time the scan's metrics sum (planning's and the tasks'), files left to tasks, and the physics
+bound of what survives: a file without the values is kept with probability 1 - (1 - p)^(n x row
+groups) for n values and filters of rate p. Each query first runs once unreported, so every way meets
+alike what tasks keep across queries (their page index verdicts per split).
 """
 
 from __future__ import annotations
@@ -82,19 +85,32 @@ def _linked(distinct: Path, out: Path, files: int) -> Path:
     return out
 
 
-def _query(spark, store, df, where: str, digest: bool) -> dict[str, Any]:
-    q = df.where(where)
-    store.reset()
-    with _conf(
-        spark, {"spark.bloomparquet.read.cache": "false", "spark.bloomparquet.read.digest": str(digest).lower()}
-    ):
+def _query(spark, store, df, where: str, digest: bool, survivors: str) -> dict[str, Any]:
+    """One cold query, planned alone first (its splits made, no task run), then run (planned again)."""
+    settings = {
+        "spark.bloomparquet.read.cache": "false",
+        "spark.bloomparquet.read.digest": str(digest).lower(),
+        "spark.bloomparquet.read.digestSurvivors": survivors,
+    }
+    with _conf(spark, settings):
+        planned = df.where(where)
+        planned._jdf.queryExecution().executedPlan()  # physical planning: the scan's runtime-filter columns
+        store.reset()
+        t = time.perf_counter()
+        planned._jdf.queryExecution().toRdd().getNumPartitions()
+        planning = time.perf_counter() - t
+        _, _, planning_gets, _ = store.totals()
+        q = df.where(where)
+        store.reset()
         t = time.perf_counter()
         q.collect()
         wall = time.perf_counter() - t
     m = bp.scan_metrics(q)
     _, opens, gets, got_bytes = store.totals()
     return {
-        "planning_s": m["bloomPruningTimeMs"] / 1000,
+        "planning_s": round(planning, 3),
+        "planning_gets": int(planning_gets),
+        "pruning_s": m["bloomPruningTimeMs"] / 1000,
         "query_s": round(wall, 3),
         "gets": int(gets),
         "bytes": int(got_bytes),
@@ -130,6 +146,9 @@ def main() -> int:
     args.add_argument(
         "--per-file-files", type=int, default=100_000, help="largest table also planned without the digest"
     )
+    args.add_argument(
+        "--no-build", dest="build", action="store_false", help="query with the table's digest as it is (not rebuilt)"
+    )
     args.add_argument("--latency-ms", type=int, default=20)
     args.add_argument("--mbps", type=float, default=100.0)
     args.add_argument("--work", default=str(Path(tempfile.gettempdir()) / "bp-digest-planning"))
@@ -159,7 +178,11 @@ def main() -> int:
         written = time.perf_counter() - t
         table = source if distinct == files else _linked(source, work / f"table-{files}-{name}", files)
         t = time.perf_counter()
-        built = bp.build_digest(spark, str(table), "k")
+        built = (
+            bp.build_digest(spark, str(table), "k")
+            if a.build
+            else {"bytes_read": 0, "filter_bytes": 0, "digest_bytes": 0}
+        )
         build_s = time.perf_counter() - t
         print(f"{files:,} files: written in {written:.0f} s; digest {built}", flush=True)
         store.setLatencyMs(a.latency_ms, a.latency_ms)
@@ -172,17 +195,20 @@ def main() -> int:
             "IN 10 (misses)": ("k IN ({})".format(", ".join(str(_key(i) + 1) for i in range(10))), 10),
             "point hit": (f"k = {_key(12_345)}", 1),
         }
+        ways = [(True, "task"), (True, "plan")] + ([(False, "plan")] if files <= a.per_file_files else [])
         for query, (where, n) in queries.items():
-            for digest in (True, False):
-                if not digest and files > a.per_file_files:
-                    continue
-                r = _query(spark, store, df, where, digest)
+            # Unreported: leaves each way below the same state of what tasks hold per split across queries
+            # (page index verdicts), whichever runs first; planning stays cold (bloom.cache=false).
+            _query(spark, store, df, where, True, "plan")
+            for digest, survivors in ways:
+                r = _query(spark, store, df, where, digest, survivors)
                 bound = 1 - (1 - FPP) ** n
                 r.update(
                     files=files,
                     entries=entries,
                     query=query,
                     digest=digest,
+                    survivors=survivors,
                     fpp=FPP,
                     row_group_kept_bound=round(bound, 4),
                     expected_absent_entries_kept=round(bound * entries, 1),

@@ -14,7 +14,10 @@ Each query is a new DataFrame, so its requests hold Spark's own listing; "beyond
 what the same read with nothing to prune asks (Spark's listing and root checks), measured just
 before. Planning requests are those of making the scan's splits (``df.rdd``, no task run): the
 directory listing that versions the files, the digest's requests, and the footers of the files
-the digest keeps; the query's add the tasks' reads of the files left. Cold: ``bloom.cache=false`` (nothing held in the JVM).
+the digest keeps where they are judged on the driver (``bloom.digestSurvivors=plan``; with ``task``,
+the default, their tasks read them); the query's add the tasks' reads of the files left. Cold:
+``bloom.cache=false`` (nothing held in the JVM). Each query first runs once unreported, as in
+``bench/digest_planning.py``.
 Rows are checked against Spark's ``parquet`` with its pushdown off.
 """
 
@@ -57,13 +60,20 @@ def _counted(spark: Any, run) -> dict[str, int]:
     return {k: after[k] - before[k] for k in after}
 
 
-def _query(spark: Any, path: str, schema: Any, where: str, digest: bool) -> dict[str, Any]:
+def _query(spark: Any, path: str, schema: Any, where: str, digest: bool, survivors: str) -> dict[str, Any]:
     def read(w: str):
         return spark.read.format("bloomparquet").schema(schema).load(path).where(w)
 
-    with _conf(spark, {**COLD, "spark.bloomparquet.read.digest": str(digest).lower()}):
+    settings = {
+        **COLD,
+        "spark.bloomparquet.read.digest": str(digest).lower(),
+        "spark.bloomparquet.read.digestSurvivors": survivors,
+    }
+    with _conf(spark, settings):
         # Planning alone (the scan's splits made, no task run): the query's and Spark's own for a read with nothing to prune.
+        t = time.perf_counter()
         planned = _counted(spark, lambda: read(where).rdd.getNumPartitions())
+        planning_s = time.perf_counter() - t
         spark_planned = _counted(spark, lambda: read("true").rdd.getNumPartitions())
         spark_own = _counted(spark, lambda: read("true").limit(0).collect())
         q = read(where)
@@ -74,7 +84,8 @@ def _query(spark: Any, path: str, schema: Any, where: str, digest: bool) -> dict
     beyond = {k: counts[k] - spark_own[k] for k in counts}
     return {
         "query_s": round(wall, 3),
-        "planning_s": m["bloomPruningTimeMs"] / 1000,
+        "planning_s": round(planning_s, 3),
+        "pruning_s": m["bloomPruningTimeMs"] / 1000,
         "planning_requests": local_s3.round_trips(planned),
         "planning_requests_beyond_spark": local_s3.round_trips(planned) - local_s3.round_trips(spark_planned),
         "requests": local_s3.round_trips(counts),
@@ -133,9 +144,11 @@ def main() -> int:
     for query, (where, n) in queries.items():
         with _conf(spark, PUSHDOWN_OFF):
             expected = sorted(spark.read.schema(schema).parquet(path).where(where).collect())
-        for digest in (True, False):
-            r = _query(spark, path, schema, where, digest)
-            got = sorted(spark.read.format("bloomparquet").schema(schema).load(path).where(where).collect())
+        _query(spark, path, schema, where, True, "plan")  # unreported, as in bench/digest_planning.py
+        for digest, survivors in ((True, "task"), (True, "plan"), (False, "plan")):
+            r = _query(spark, path, schema, where, digest, survivors)
+            with _conf(spark, {"spark.bloomparquet.read.digestSurvivors": survivors}):
+                got = sorted(spark.read.format("bloomparquet").schema(schema).load(path).where(where).collect())
             if got != expected:
                 raise SystemExit(f"{query}, digest={digest}: {len(got)} rows, Spark's parquet {len(expected)}")
             bound = 1 - (1 - FPP) ** n
@@ -143,6 +156,7 @@ def main() -> int:
                 files=len(files),
                 query=query,
                 digest=digest,
+                survivors=survivors,
                 rows=len(expected),
                 fpp=FPP,
                 row_group_kept_bound=round(bound, 4),

@@ -251,6 +251,28 @@ def _digest(cell: Cell) -> None:
     assert seen == {"true": (0, True, FILES), "false": (FILES, False, FILES)}, seen
 
 
+def _digest_survivors(cell: Cell) -> None:
+    # A fresh copy given a digest; a present key, whose file the digest keeps. Left to its tasks, planning
+    # reads no byte of any data file (the digest alone); judged on the driver, it reads that file's footer.
+    fresh = cell.copy()
+    bloomparquet.build_digest(cell.spark, str(fresh), "k", fpp=1e-6)
+    hit = f"k = {5 * 2654435761 % 1_000_000_007 * 2}"  # row 5's key (write_data)
+    planning_gets = {}
+    for value in ("task", "plan"):
+        options = {"bloom.digestSurvivors": value, "bloom.cache": "false"}
+        read_options, session = cell.route.given(options)
+        with spark_conf(cell.spark, {**cell.route.confs, **session}):
+            df = cell.route.frame(cell.spark, f"slow://{fresh}", read_options, hit)
+            df._jdf.queryExecution().executedPlan()  # the scan's runtime-filter columns read two footers
+            cell.slow.reset()
+            df._jdf.queryExecution().toRdd().getNumPartitions()  # the scan's splits made: planning alone
+            planning_gets[value] = sum(int(cell.slow.of(str(f))[1]) for f in fresh.glob("*.parquet"))
+        rows, m = cell.run(options, hit, PUSHDOWN_OFF, path=str(fresh))
+        assert rows == cell.oracle(hit, path=str(fresh)) and len(rows) == 1, (value, rows)
+        assert m["bloomDigestEntries"] > 0 and m["bloomFilesPruned"] == FILES - 1, (value, m)
+    assert planning_gets["task"] == 0 < planning_gets["plan"], planning_gets
+
+
 OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.enabled": _enabled,
     "bloom.mode": _mode,
@@ -262,6 +284,7 @@ OBSERVE: dict[str, Callable[[Cell], None]] = {
     "bloom.sparkPushdown": _spark_pushdown,
     "bloom.dictionaries": _dictionaries,
     "bloom.digest": _digest,
+    "bloom.digestSurvivors": _digest_survivors,
 }
 
 # Values an inert cell is run with (the default first), the query, and a bad value of every key.
@@ -280,6 +303,7 @@ VALUES: dict[str, tuple[list[str], str, str]] = {
     "bloom.sparkPushdown": (["safe", "none"], "d = 7", "some"),
     "bloom.dictionaries": (["true", "false"], "s = 'b'", "maybe"),
     "bloom.digest": (["true", "false"], MISS, "1"),
+    "bloom.digestSurvivors": (["task", "plan"], MISS, "driver"),
 }
 
 # The cost model weighs filter reads beyond each footer's tail read; our writer's small filters of this data
@@ -327,6 +351,7 @@ TABLE: dict[str, Callable[[str], object]] = {
     "bloom.sparkPushdown": row(),
     "bloom.dictionaries": row(),
     "bloom.digest": row(v1=V1_PRUNES_IN_TASKS, task=NO_PLANNING_READS),
+    "bloom.digestSurvivors": row(v1=V1_PRUNES_IN_TASKS, task=NO_PLANNING_READS, connect=NOT_SHOWN_OVER_CONNECT),
 }
 
 

@@ -117,6 +117,49 @@ def test_a_current_digest_decides_as_the_files_do_and_reads_less(spark, table: P
     assert miss["bloomFootersRead"] <= 2 and miss["bloomDigestEntriesPruned"] >= miss["bloomDigestEntries"] - 1, miss
 
 
+def _planning_gets(spark, table: Path, where: str, confs: dict[str, str]) -> int:
+    """GETs of the table's data files while planning the scan's splits of ``where`` (cache off), read
+    through the test jar's ``slow:`` file system. Physical planning, which reads the first and last
+    file's footer for the scan's runtime-filter columns, comes first and is not counted."""
+    store = spark._jvm.io.bloomparquet.testing.SlowFileSystem
+    hadoop = spark._jsc.hadoopConfiguration()
+    for k, v in store.settings().items():
+        hadoop.set(k, v)
+    store.setLatencyMs(0, 0)
+    with spark_conf(spark, {**NO_CACHE, **confs}):
+        q = bp.read_bloom(spark, f"slow://{table}").where(where)
+        q._jdf.queryExecution().executedPlan()
+        store.reset()
+        q.rdd.getNumPartitions()
+    return sum(int(store.of(str(f))[1]) for f in table.glob("*.parquet"))
+
+
+def test_files_the_digest_keeps_are_judged_in_their_tasks_unread_by_planning(spark, table: Path, oracle) -> None:
+    _build(spark, table)
+    plan = {"spark.bloomparquet.read.digestSurvivors": "plan"}
+    for name, where in _queries().items():
+        # Left to their tasks, the files the digest keeps cost planning nothing: it reads the digest alone.
+        assert _planning_gets(spark, table, where, {}) == 0, name
+        got_task, by_task = _plan(spark, table, where)
+        got_plan, by_plan = _plan(spark, table, where, plan)
+        assert got_task == got_plan == oracle(table, where), name
+        _same_decisions(by_task, by_plan, name)
+        assert by_task["bloomDigestFilesNotCovered"] == by_plan["bloomDigestFilesNotCovered"] == 0, name
+    # Judged on the driver, a kept file's footer is read there: a hit's file, and pyarrow's (no filters).
+    assert _planning_gets(spark, table, _queries()["point_hit"], plan) >= 2
+
+
+def test_a_join_prunes_with_the_digest_and_its_tasks_judge_the_rest(spark, table: Path, oracle) -> None:
+    _build(spark, table)
+    keys = spark.createDataFrame([(_k(123),), (_k(24_567),), (_k(777) + 1,)], "k long")
+    for survivors in ("task", "plan"):
+        with spark_conf(spark, {**NO_CACHE, "spark.bloomparquet.read.digestSurvivors": survivors}):
+            q = bp.read_bloom(spark, str(table)).join(keys, "k")
+            assert rows(q) == oracle(table, query=lambda t: t.join(keys, "k")), survivors
+            m = bp.scan_metrics(q)
+        assert m["bloomDigestEntries"] > 0 and m["bloomFilesPruned"] >= 4, (survivors, m)
+
+
 def test_every_route_returns_sparks_rows_with_the_digest(spark, table: Path, oracle) -> None:
     _build(spark, table)
     queries = {k: v for k, v in _queries().items() if k in ("point_miss", "point_hit", "or", "string_hit")}

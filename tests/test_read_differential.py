@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import random
+import shutil
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,7 +54,14 @@ def dataset(request, spark, tmp_path_factory) -> Iterator[Dataset]:
             write_bloomparquet(spark, TABLE, out)
     else:
         write_pyarrow(TABLE, out)
+    # The same files again with a bloom digest of every column: the files it keeps judged in their tasks
+    # (the default) or on the driver.
+    digested = out.parent / "digested"
+    shutil.copytree(out, digested)
+    bp.build_digest(spark, str(digested), [c.name for c in COLUMNS])
     with bloom_routes(spark, out, f"diff_{request.param}") as (oracle, routes):
+        routes["digest"] = (bp.read_bloom(spark, str(digested)), {})
+        routes["digest_plan"] = (bp.read_bloom(spark, str(digested), **{"bloom.digestSurvivors": "plan"}), {})
         yield Dataset(out, oracle, routes)
 
 
@@ -146,7 +154,18 @@ def _check(spark, data: Dataset, predicate: str, via: str = "plan") -> None:
 @given(
     predicate=_predicate(),
     via=st.sampled_from(
-        ["plan", "plan", "task", "plan_no_gap_reads", "task_no_gap_reads", "plan_blocks", "task_blocks", *SQL_ROUTES]
+        [
+            "plan",
+            "plan",
+            "task",
+            "plan_no_gap_reads",
+            "task_no_gap_reads",
+            "plan_blocks",
+            "task_blocks",
+            "digest",
+            "digest_plan",
+            *SQL_ROUTES,
+        ]
     ),
 )
 # A zero on the left of <=>: Spark's reader is to get both zeros however the equality is written.
@@ -182,7 +201,7 @@ def _random_values(sql_type: str, rnd: random.Random, n: int) -> list:
     size=st.integers(1000, 5000),
     seed=st.integers(0, 2**32),
     hit=st.booleans(),
-    via=st.sampled_from(["plan", "task", "sql", "plan_blocks"]),
+    via=st.sampled_from(["plan", "task", "sql", "plan_blocks", "digest"]),
 )
 def test_big_in_lists_match_spark(
     spark, dataset: Dataset, column: Column, size: int, seed: int, hit: bool, via: str
@@ -202,6 +221,7 @@ def test_every_column_point_hit_and_miss(spark, dataset: Dataset, column: Column
         _check(spark, dataset, f"{column.name} <=> {sql_literal(column.sql_type, v)}", via="task")
         _check(spark, dataset, f"{column.name} IN ({sql_literal(column.sql_type, v)}, NULL)", via="sql")
         _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}", via="plan_blocks")
+        _check(spark, dataset, f"{column.name} = {sql_literal(column.sql_type, v)}", via="digest")
 
 
 _TOP_LEVEL = [c for c in COLUMNS if "." not in c.name]

@@ -27,8 +27,15 @@ object DigestPlanning {
   private val log = LoggerFactory.getLogger(getClass)
   private val warned = TrieMap.empty[String, Unit]
 
-  /** The files the digest rules out whole, with their outcomes, and what using it took. */
-  final case class Decided(ruledOut: Map[FileKey, FileOutcome], use: DigestUse)
+  /**
+   * The files the digest rules out whole, with their outcomes; those it covers and keeps (some row
+   * group not ruled out: their own filters, statistics and dictionaries still to judge); and what
+   * using it took.
+   */
+  final case class Decided(ruledOut: Map[FileKey, FileOutcome], kept: Set[FileKey], use: DigestUse)
+
+  /** A digest that decided nothing: every file judged on its own. */
+  def none(use: DigestUse): Decided = Decided(Map.empty, Set.empty, use)
 
   /**
    * What the digest of the table at `table` decides of `files` (keyed as planning lists them, with
@@ -40,16 +47,16 @@ object DigestPlanning {
       val fs = table.getFileSystem(conf)
       val root = fs.makeQualified(table)
       TableDigest.openHeld(fs, root, settings.bloom.useCache) match {
-        case Missing(reads) => Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads))
+        case Missing(reads) => none(DigestUse.NotLookedFor.copy(requests = reads))
         case Refused(why, reads) =>
           refused(root, why)
-          Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = reads, refused = 1))
+          none(DigestUse.NotLookedFor.copy(requests = reads, refused = 1))
         case opened: Opened => decideWith(fs, root, opened, files, predicate, conf, settings, parallelism)
       }
     } catch {
       case NonFatal(e) =>
         refused(table, e.toString)
-        Decided(Map.empty, DigestUse.NotLookedFor.copy(refused = 1))
+        none(DigestUse.NotLookedFor.copy(refused = 1))
     }
 
   private def refused(root: Path, why: String): Unit =
@@ -66,7 +73,7 @@ object DigestPlanning {
   private def decideWith(fs: FileSystem, root: Path, opened: Opened, files: Seq[FileKey], predicate: BloomPredicate,
       conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
     if (DigestVerdicts.probeChecks(opened.digest, predicate, settings.caseSensitive) > MaxProbeChecks)
-      Decided(Map.empty, DigestUse.NotLookedFor.copy(requests = opened.reads, bytesRead = opened.bytesRead))
+      none(DigestUse.NotLookedFor.copy(requests = opened.reads, bytesRead = opened.bytesRead))
     else probed(fs, root, opened, files, predicate, conf, settings, parallelism)
   }
 
@@ -81,11 +88,12 @@ object DigestPlanning {
     val rows = new DigestRows(fs, opened)
     rows.fetch(DigestVerdicts.rowsNeeded(digest, predicate, settings.caseSensitive), parallelism)
     val kept = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
-    val ruledOut = covered.collect { case (key, f) if !kept.keepsAny(f) => key -> outcome(digest.index.files(f)) }
+    val (keptFiles, ruledOutFiles) = covered.partition { case (_, f) => kept.keepsAny(f) }
+    val ruledOut = ruledOutFiles.map { case (key, f) => key -> outcome(digest.index.files(f)) }
     val coveredFiles = new java.util.BitSet(digest.index.files.size)
     covered.values.foreach(coveredFiles.set)
     val entries = DigestVerdicts.probedRowGroups(digest, predicate, settings.caseSensitive, coveredFiles)
-    Decided(ruledOut,
+    Decided(ruledOut, keptFiles.keySet,
       DigestUse(entries = entries.cardinality, entriesPruned = kept.ruledOutOf(entries),
         requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
         filesNotCovered = files.size - covered.size, refused = 0))

@@ -46,7 +46,8 @@ final case class ReadCostSettings(latencyMicros: Long = 0, megabytesPerSecond: L
  */
 final case class BloomReadOptions(enabled: Boolean, mode: PruningMode, useCache: Boolean, planningParallelism: Int,
     sparkPushdown: SparkPushdown, earlyStop: Boolean, filterReads: FilterReads = FilterReads.Auto,
-    readCost: ReadCostSettings = ReadCostSettings(), dictionaries: Boolean = true, digest: Boolean = true)
+    readCost: ReadCostSettings = ReadCostSettings(), dictionaries: Boolean = true, digest: Boolean = true,
+    digestSurvivors: PruningMode = PruningMode.Task)
 
 object BloomReadOptions {
 
@@ -64,6 +65,7 @@ object BloomReadOptions {
       earlyStop = valid.get(EarlyStop),
       dictionaries = valid.get(Dictionaries),
       digest = valid.get(Digest),
+      digestSurvivors = valid.get(DigestSurvivors),
       filterReads = valid.get(FilterReadsKey),
       readCost = ReadCostSettings(valid.get(ReadLatencyMicros), valid.get(ReadMegabytesPerSecond), valid.get(ReadParallelRanges),
         valid.get(ReadDriverMegabytesPerSecond)))

@@ -43,6 +43,14 @@ object OptionRegistry {
       "_bloomparquet folder), when it has one: files it covers at their current version whose row groups it rules " +
       "out are pruned with no read of their own, the others judged on their own as always (decisions are the same " +
       "either way); false: judge every file on its own")
+  val DigestSurvivors: OptionSpec[PruningMode] = OptionSpec("bloom.digestSurvivors",
+    new OneOf(PruningMode.all, (_: PruningMode).name), Some(PruningMode.Task), Seq(Read),
+    "where the files the table's bloom digest keeps (covered at their current version, some row group not ruled " +
+      "out) are judged: task = in the tasks that read them, as bloom.mode=task does (planning reads nothing of " +
+      "them: a lookup plans with the digest's few requests however many files the table has; such a file gets " +
+      "Spark's own splits, each task reading its footer as Spark's reader would); plan = on the driver, as files " +
+      "the digest does not cover (their splits cut to the row groups kept before tasks are packed). Format " +
+      "bloomparquet and opted-in parquet scans; Delta Lake reads judge them on the driver")
   val FilterReadsKey: OptionSpec[FilterReads] = OptionSpec("bloom.filterReads",
     new OneOf(FilterReads.all, (_: FilterReads).name), Some(FilterReads.Auto), Seq(Read),
     "how a probed bloom filter is read: auto = whole, or only its header and the 32-byte blocks the probed values " +
@@ -150,7 +158,8 @@ object OptionRegistry {
       "bloomparquet scan on the other side a runtime filter with the keys, where Spark's dynamic pruning plans none " +
       "(no selective predicate on the key side); 0: off")
 
-  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, Dictionaries, Digest, FilterReadsKey,
+  val all: Seq[OptionSpec[_]] = Seq(Enabled, Mode, Cache, PlanningParallelism, EarlyStop, Dictionaries, Digest, DigestSurvivors,
+    FilterReadsKey,
     ReadLatencyMicros,
     ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributed,

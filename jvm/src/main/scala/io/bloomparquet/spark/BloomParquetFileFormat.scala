@@ -71,7 +71,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
         case None => read
         case Some(p) =>
           (file: PartitionedFile) => {
-            val PrunedSplits(kept, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTask)
+            val PrunedSplits(kept, _, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTaskOneAtATime)
             kept.iterator.flatMap(read)
           }
       }

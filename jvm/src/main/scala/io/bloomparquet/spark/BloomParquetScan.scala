@@ -44,7 +44,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
   private lazy val planned: Planned = active match {
     case Some(p) if bloom.mode == PruningMode.Plan => prune(p)
-    case _ => Planned(super.partitions, PruningCounts(), Map.empty)
+    case _ => Planned(super.partitions, PruningCounts(), Map.empty, None)
   }
 
   // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
@@ -53,21 +53,23 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   private def prune(p: BloomPredicate): Planned = prune(super.partitions, p)
 
   private def prune(base: Seq[FilePartition], p: BloomPredicate): Planned = {
-    val PrunedSplits(kept, counts, judged) = SplitPruning.prune(base.flatMap(_.files.toSeq), p, delegate.hadoopConf,
-      settings, PruningSite.Planning(sparkSession, DigestRoot.of(fileIndex.rootPaths)))
+    val PrunedSplits(kept, counts, judged, inTask) = SplitPruning.prune(base.flatMap(_.files.toSeq), p,
+      delegate.hadoopConf, settings,
+      PruningSite.Planning(sparkSession, DigestRoot.of(fileIndex.rootPaths), tasksJudge = true))
     val unchanged = counts.filesPruned == 0 &&
       counts.rowGroupsPrunedByStats + counts.rowGroupsPrunedByBloom + counts.rowGroupsPrunedByDictionary == 0
-    Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged)
+    Planned(if (unchanged) base else TaskPacking.pack(sparkSession, kept), counts, judged, inTask)
   }
 
   private def current: Planned = runtimePlanned.getOrElse(planned)
 
   override protected def partitions: Seq[FilePartition] = current.partitions
 
-  // A partition holding splits planning cut carries those files' judged versions, which its task checks.
+  // A partition holding splits planning cut carries those files' judged versions, which its task
+  // checks, and one holding files planning left unread, what its task judges them with.
   override def planInputPartitions(): Array[InputPartition] = {
     val now = current
-    now.partitions.map(JudgedPartition.of(_, now.judged)).toArray
+    now.partitions.map(JudgedPartition.of(_, now.judged, now.inTask)).toArray
   }
 
   /**
@@ -107,7 +109,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     (runtime, keys) match {
       case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
       case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => bloom.mode == PruningMode.Plan)
-            .fold(Planned(base, PruningCounts(), Map.empty))(prune(base, _)))
+            .fold(Planned(base, PruningCounts(), Map.empty, None))(prune(base, _)))
       case (None, None) =>
     }
   }
@@ -144,7 +146,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
       active match {
         case Some(p) if bloom.mode == PruningMode.Task =>
           new TaskPruningReaderFactory(factory, p, conf, settings)
-        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new VersionCheckingReaderFactory(factory, conf)
+        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new PlannedReaderFactory(factory, conf, settings)
         case _ => factory
       }
     }
@@ -187,8 +189,12 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   override def hashCode(): Int = delegate.hashCode()
 }
 
-/** A scan's splits after pruning, its counts, and the files whose splits were cut ([[JudgedFile]]). */
-private final case class Planned(partitions: Seq[FilePartition], counts: PruningCounts, judged: Map[String, JudgedFile])
+/**
+ * A scan's splits after pruning, its counts, the files whose splits were cut ([[JudgedFile]]) and
+ * those left for their tasks to judge.
+ */
+private final case class Planned(partitions: Seq[FilePartition], counts: PruningCounts, judged: Map[String, JudgedFile],
+    inTask: Option[TaskJudging])
 
 /** One top-level column by its exact name (Spark's FieldReference is internal; `Expressions.column` splits dots). */
 private final case class ColumnReference(name: String) extends NamedReference {

@@ -1,12 +1,25 @@
 package io.bloomparquet.spark
 
 import io.bloomparquet.planning.{FileKey, JudgedVersion, PrunedFiles}
+import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.spark.metrics.PruningCounts
 import org.apache.spark.sql.connector.read.InputPartition
 import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile}
 
-/** What [[SplitPruning]] made of Spark's splits: the splits kept, its counts, and the files it cut. */
-final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts, judged: Map[String, JudgedFile])
+/**
+ * What [[SplitPruning]] made of Spark's splits: the splits kept, its counts, the files it cut, and
+ * the files it kept unread for their tasks to judge.
+ */
+final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts, judged: Map[String, JudgedFile],
+    inTask: Option[TaskJudging])
+
+/**
+ * Files planning kept unread (by path), which the tasks reading them judge with `predicate` before
+ * Spark's reader opens them, as `bloom.mode=task` does every file.
+ */
+final case class TaskJudging(paths: Set[String], predicate: BloomPredicate) {
+  def judges(split: PartitionedFile): Boolean = paths(split.toPath.toString)
+}
 
 /**
  * A file whose splits were cut from the footer planning read: the version planning judged and
@@ -20,20 +33,24 @@ final case class CutSplit(split: PartitionedFile, file: FileKey, became: Seq[Par
 }
 
 /**
- * A partition of a plan-mode scan holding splits planning cut, with those files' [[JudgedFile]]s:
- * its task checks them before it reads ([[VersionCheckingReaderFactory]]). What a task needs
+ * A partition of a plan-mode scan holding splits planning cut, with those files' [[JudgedFile]]s,
+ * or splits of files planning left to its task to judge ([[TaskJudging]]): its task checks the
+ * former and judges the latter before it reads ([[PlannedReaderFactory]]). What a task needs
  * travels in its partition, so a scan re-planned by runtime filters hands out new ones.
  */
-final case class JudgedPartition(files: FilePartition, judged: Map[String, JudgedFile]) extends InputPartition {
+final case class JudgedPartition(files: FilePartition, judged: Map[String, JudgedFile], inTask: Option[TaskJudging])
+    extends InputPartition {
   override def preferredLocations(): Array[String] = files.preferredLocations()
 }
 
 object JudgedPartition {
 
-  /** `partition`, with the judged files among its splits' (itself when it holds none). */
-  def of(partition: FilePartition, judged: Map[String, JudgedFile]): InputPartition = {
-    val mine = partition.files.iterator.map(_.toPath.toString).flatMap(p => judged.get(p).map(p -> _)).toMap
-    if (mine.isEmpty) partition else JudgedPartition(partition, mine)
+  /** `partition`, with what its task checks or judges of its splits' files (itself when nothing). */
+  def of(partition: FilePartition, judged: Map[String, JudgedFile], inTask: Option[TaskJudging]): InputPartition = {
+    val paths = partition.files.iterator.map(_.toPath.toString).toSet
+    val mine = paths.flatMap(p => judged.get(p).map(p -> _)).toMap
+    val mineInTask = inTask.map(t => t.copy(paths = paths.filter(t.paths))).filter(_.paths.nonEmpty)
+    if (mine.isEmpty && mineInTask.isEmpty) partition else JudgedPartition(partition, mine, mineInTask)
   }
 }
 

@@ -3,7 +3,7 @@ package io.bloomparquet.spark
 import java.util.concurrent.TimeUnit
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.options.ReadSettings
+import io.bloomparquet.options.{PruningMode, ReadSettings}
 import io.bloomparquet.digest.DigestPlanning
 import io.bloomparquet.planning.{DigestUse, FileBloomIndexCache, FileKey, FileOutcome, FilePruner, ListedVersions, PlanningPool, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, ProbePayoff, SplitPlanner}
@@ -35,12 +35,12 @@ object SplitPruning {
       // Nothing can match (`x = NULL`, a join whose other side is empty): no footer to read.
       return PrunedSplits(Seq.empty,
         PruningCounts(filesTotal = counted.size, filesPruned = counted.size,
-          pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty)
+          pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty, None)
     }
     val pruned = prunedFiles(site, keys, predicate, conf, settings)
-    // A file that could not be read is kept whole (no plan).
+    // A file that could not be read, or that its tasks are to judge, is kept whole (no plan).
     val plans = keyed.map { case (split, key) =>
-      Some(pruned(key)).filter(_.failure.isEmpty)
+      pruned.get(key).filter(_.failure.isEmpty)
         .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes(predicate, settings)))
     }
     val cut = keyed.zip(plans).map {
@@ -50,7 +50,8 @@ object SplitPruning {
     }
     val kept = cut.flatMap(_.became)
     val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
-    PrunedSplits(kept, counts, JudgedFile.of(cut, pruned))
+    val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging(pruned.inTask.map(_.path), predicate))
+    PrunedSplits(kept, counts, JudgedFile.of(cut, pruned), inTask)
   }
 
   /**
@@ -67,27 +68,31 @@ object SplitPruning {
    * The files judged where `site` says: on the driver, in a planning job, or in this task. What
    * every read path cuts from (V2 splits, a V1 or Delta scan's tasks). Planning versions the files
    * from a listing of each directory first ([[ListedVersions]]), not a status call per file, and
-   * lets the table's bloom digest decide the files it rules out whole before reading any other.
+   * lets the table's bloom digest decide the files it rules out whole before reading any other;
+   * the files it keeps are left unread for their tasks to judge where `site` and
+   * `bloom.digestSurvivors` let them.
    */
   def prunedFiles(site: PruningSite, keys: Seq[FileKey], predicate: BloomPredicate, conf: Configuration,
       settings: ReadSettings): PrunedFiles = site match {
-    case PruningSite.Planning(spark, table) =>
+    case PruningSite.Planning(spark, table, tasksJudge) =>
       val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))
       val listedVersions = ListedVersions.fill(keys, conf, parallelism)
       val files = listedVersions.keys.values.toSeq.distinct
       val byDigest = table.filter(_ => settings.bloom.digest && files.nonEmpty)
         .map(DigestPlanning.decide(_, files, predicate, conf, settings, parallelism))
-        .getOrElse(DigestPlanning.Decided(Map.empty, DigestUse.NotLookedFor))
-      val rest = files.filterNot(byDigest.ruledOut.contains)
+        .getOrElse(DigestPlanning.none(DigestUse.NotLookedFor))
+      val inTask = if (tasksJudge && settings.bloom.digestSurvivors == PruningMode.Task) byDigest.kept else Set.empty[FileKey]
+      val rest = files.filterNot(k => byDigest.ruledOut.contains(k) || inTask(k))
       val judged =
         if (DistributedPlanning.chosen(spark, rest, settings, parallelism))
           DistributedPlanning.outcomes(spark, rest, predicate, conf, settings, parallelism, listedVersions.status)
         else outcomesHere(rest, predicate, conf, settings, parallelism, listedVersions.status)
       val outcomes = judged ++ byDigest.ruledOut
-      PrunedFiles(keys.map(k => k -> outcomes(listedVersions.keys(k))).toMap, byDigest.use)
-    // A task's core is its parallelism: its files are read one after the other.
-    case PruningSite.InTask =>
-      PrunedFiles(outcomesHere(keys, predicate, conf, settings, parallelism = 1), DigestUse.NotLookedFor)
+      val listedKey = listedVersions.keys
+      PrunedFiles(keys.flatMap(k => outcomes.get(listedKey(k)).map(k -> _)).toMap,
+        keys.filter(k => inTask(listedKey(k))).toSet, byDigest.use)
+    case PruningSite.InTask(filesAtOnce) =>
+      PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Set.empty, DigestUse.NotLookedFor)
   }
 
   /**

@@ -23,8 +23,8 @@ final class TaskPruningReaderFactory(delegate: PartitionReaderFactory, predicate
 
   private def pruned(partition: InputPartition): (InputPartition, PruningCounts) = partition match {
     case fp: FilePartition =>
-      val PrunedSplits(kept, counts, _) =
-        SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, settings, PruningSite.InTask)
+      val PrunedSplits(kept, counts, _, _) =
+        SplitPruning.prune(fp.files.toSeq, predicate, conf.value.value, settings, PruningSite.InTaskOneAtATime)
       (SparkCompat.newFilePartition(fp.index, kept.toArray), counts)
     case other => (other, PruningCounts())
   }

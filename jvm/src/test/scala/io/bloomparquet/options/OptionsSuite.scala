@@ -29,6 +29,7 @@ class OptionsSuite extends munit.FunSuite {
     "bloom.earlyStop" -> (("False", false), Some("off")),
     "bloom.dictionaries" -> (("TRUE", true), Some("always")),
     "bloom.digest" -> (("false", false), Some("never")),
+    "bloom.digestSurvivors" -> (("Plan", PruningMode.Plan), Some("driver")),
     "bloom.filterReads" -> (("Blocks", FilterReads.Blocks), Some("partly")),
     "bloom.readCost.latencyMicros" -> (("20_000", 20000L), Some("-1")),
     "bloom.readCost.megabytesPerSecond" -> (("100", 100L), Some("fast")),

@@ -41,6 +41,7 @@ class ReadSettingsSuite extends munit.FunSuite {
     assertEquals(bloom.earlyStop, OptionRegistry.EarlyStop.default.get)
     assertEquals(bloom.sparkPushdown, OptionRegistry.SparkPushdownKey.default.get)
     assertEquals(bloom.filterReads, OptionRegistry.FilterReadsKey.default.get)
+    assertEquals(bloom.digestSurvivors, OptionRegistry.DigestSurvivors.default.get)
     assertEquals(bloom.readCost,
       ReadCostSettings(OptionRegistry.ReadLatencyMicros.default.get,
         OptionRegistry.ReadMegabytesPerSecond.default.get, OptionRegistry.ReadParallelRanges.default.get,
@@ -52,15 +53,18 @@ class ReadSettingsSuite extends munit.FunSuite {
         "bloom.planningParallelism" -> "3", "bloom.EarlyStop" -> "false", "bloom.sparkPushdown" -> "all",
         "bloom.filterReads" -> "BLOCKS", "bloom.readCost.latencyMicros" -> "20000",
         "bloom.readCost.megabytesPerSecond" -> "50", "Bloom.ReadCost.ParallelRanges" -> "4",
-        "bloom.readCost.driverMegabytesPerSecond" -> "800", "bloom.Dictionaries" -> "false", "bloom.DIGEST" -> "false"))
+        "bloom.readCost.driverMegabytesPerSecond" -> "800", "bloom.Dictionaries" -> "false", "bloom.DIGEST" -> "false",
+        "bloom.digestSurvivors" -> "plan"))
     assertEquals(s.bloom,
       BloomReadOptions(enabled = false, PruningMode.Task, useCache = false, 3, SparkPushdown.All,
-        earlyStop = false, FilterReads.Blocks, ReadCostSettings(20000, 50, 4, 800), dictionaries = false, digest = false))
+        earlyStop = false, FilterReads.Blocks, ReadCostSettings(20000, 50, 4, 800), dictionaries = false, digest = false,
+        digestSurvivors = PruningMode.Plan))
     // A new read option must be added to this test (and to tests/test_read_option_routes.py's table).
     assertEquals(OptionRegistry.inScope(Scope.Read).map(_.key),
       Seq("bloom.enabled", "bloom.mode", "bloom.cache", "bloom.planningParallelism", "bloom.earlyStop",
-        "bloom.dictionaries", "bloom.digest", "bloom.filterReads", "bloom.readCost.latencyMicros", "bloom.readCost.megabytesPerSecond",
-        "bloom.readCost.driverMegabytesPerSecond", "bloom.readCost.parallelRanges", "bloom.sparkPushdown"))
+        "bloom.dictionaries", "bloom.digest", "bloom.digestSurvivors", "bloom.filterReads", "bloom.readCost.latencyMicros",
+        "bloom.readCost.megabytesPerSecond", "bloom.readCost.driverMegabytesPerSecond", "bloom.readCost.parallelRanges",
+        "bloom.sparkPushdown"))
   }
 
   test("session values come from the session conf; options can't set them, and session confs set no option") {
@@ -85,7 +89,8 @@ class ReadSettingsSuite extends munit.FunSuite {
   test("a bad value names the option, the value and what it accepts; an unknown key names the closest") {
     val bad = Map("bloom.enabled" -> "yes", "bloom.mode" -> "fast", "bloom.cache" -> "0",
       "bloom.planningParallelism" -> "-1", "bloom.earlyStop" -> "off", "bloom.sparkPushdown" -> "some",
-      "bloom.dictionaries" -> "maybe", "bloom.digest" -> "1", "bloom.filterReads" -> "partly", "bloom.readCost.latencyMicros" -> "-1",
+      "bloom.dictionaries" -> "maybe", "bloom.digest" -> "1", "bloom.digestSurvivors" -> "driver", "bloom.filterReads" -> "partly",
+      "bloom.readCost.latencyMicros" -> "-1",
       "bloom.readCost.megabytesPerSecond" -> "fast",
       "bloom.readCost.parallelRanges" -> "2000", "bloom.readCost.driverMegabytesPerSecond" -> "-5")
     OptionRegistry.inScope(Scope.Read).foreach { spec =>

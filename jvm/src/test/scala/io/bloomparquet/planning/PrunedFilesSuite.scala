@@ -10,16 +10,23 @@ class PrunedFilesSuite extends munit.FunSuite {
   private val allPruned = FileKey("s3a://b/t/pruned.parquet", 304, 7)
   private val cut = FileKey("s3a://b/t/cut.parquet", 304, 8)
   private val unreadable = FileKey("s3a://b/t/unreadable.parquet", 304, 9)
+  private val toTask = FileKey("s3a://b/t/kept-by-the-digest.parquet", 304, 10)
   private val files = PrunedFiles(
     Map(
       allPruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
-      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)), DigestUse.NotLookedFor)
+      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)), Set(toTask), DigestUse.NotLookedFor)
 
   test("a file is read where a row group may match, or where planning could not judge it (read whole)") {
     assert(!files.kept(allPruned))
     assert(files.kept(cut))
     assert(files.kept(unreadable))
+  }
+
+  test("a file left for its tasks to judge is read, uncut, with no outcome of planning's") {
+    assert(files.kept(toTask))
+    assertEquals(files.keptRowGroups(toTask), None)
+    assertEquals(files.get(toTask), None)
   }
 
   test("the version judged is the listing's length and modification time with what the file system offered") {

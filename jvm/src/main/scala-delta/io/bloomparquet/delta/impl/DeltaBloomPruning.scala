@@ -216,7 +216,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
       (Seq.empty, all, all, Map.empty[String, KeptRowGroups])
     } else {
       // Delta's files are matched by physical name, never by field id (see PhysicalColumns).
-      val pruned = SplitPruning.prunedFiles(PruningSite.Planning(spark, Some(index.path)), keyed.map(_._2), predicate,
+      val pruned = SplitPruning.prunedFiles(PruningSite.Planning(spark, Some(index.path), tasksJudge = false), keyed.map(_._2), predicate,
         SparkCompat.newHadoopConf(spark, rel.options), settings.copy(fieldIdRead = false))
       val (kept, droppedFiles) = keyed.partition { case (_, key) => pruned.kept(key) }
       val rowGroups = kept.flatMap { case (_, key) => pruned.keptRowGroups(key).map(key.path -> _) }.toMap

@@ -101,8 +101,10 @@ object PruningCounts {
   /**
    * The counters of one pruning run: of the files it counts (`counted`: a file in several splits is
    * counted once), and of every read `pruned` took (a planning job's, of files counted elsewhere, too).
+   * A file planning handed to its tasks unread is theirs to count.
    */
-  def of(pruned: PrunedFiles, counted: Seq[FileKey], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
+  def of(pruned: PrunedFiles, among: Seq[FileKey], rowGroupsReadInGaps: Long, started: Long): PruningCounts = {
+    val counted = if (pruned.inTask.isEmpty) among else among.filterNot(pruned.inTask)
     // One pass over each: planning over 100,000 files counts them after every lookup.
     var (filesPruned, rowGroups, byStats, byBloom, byDictionary, unprobed, broken, unreadable, onExecutors) =
       (0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L)

@@ -13,6 +13,7 @@ class PruningCountsSuite extends munit.FunSuite {
   private val cut = FileKey("/t/cut.parquet", 304, 8)
   private val unreadable = FileKey("/t/unreadable.parquet", 304, 9)
   private val elsewhere = FileKey("/t/counted-by-another-scan.parquet", 304, 10)
+  private val toTask = FileKey("/t/judged-by-its-tasks.parquet", 304, 11)
   private val digestUse = DigestUse(entries = 9, entriesPruned = 7, requests = 3, bytesRead = 4096, filesNotCovered = 2,
     refused = 0)
   private val files = PrunedFiles(
@@ -20,7 +21,7 @@ class PruningCountsSuite extends munit.FunSuite {
       pruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
       unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1),
-      elsewhere -> outcome(JudgedOutcomes.twoKept)), digestUse)
+      elsewhere -> outcome(JudgedOutcomes.twoKept)), Set(toTask), digestUse)
 
   test("verdicts count the files counted; an unreadable one counts as a file, not its row groups") {
     val c = PruningCounts.of(files, Seq(pruned, cut, unreadable), rowGroupsReadInGaps = 2, started = System.nanoTime())
@@ -28,6 +29,11 @@ class PruningCountsSuite extends munit.FunSuite {
     assertEquals((c.rowGroupsTotal, c.rowGroupsPrunedByBloom, c.rowGroupsPrunedByStats, c.rowGroupsPrunedByDictionary),
       (6L, 2L, 1L, 1L))
     assertEquals((c.brokenFilters, c.filesPlannedOnExecutors, c.rowGroupsReadInGaps), (2L, 2L, 2L))
+  }
+
+  test("a file planning left for its tasks to judge is theirs to count") {
+    val c = PruningCounts.of(files, Seq(pruned, toTask), rowGroupsReadInGaps = 0, started = System.nanoTime())
+    assertEquals((c.filesTotal, c.filesPruned, c.rowGroupsTotal), (1L, 1L, 3L))
   }
 
   test("reads count every file judged, the ones another scan counts too") {
