@@ -35,7 +35,7 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
       // As many of them read at once as planning would have read.
       val atOnce = PlanningPool.parallelism(settings.bloom.planningParallelism, toJudge.headOption.map(_.toPath.toString))
       val judgedHere = inTask.filter(_ => toJudge.nonEmpty).map(t =>
-        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce)))
+        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce, t.versions)))
       val splits = checked.flatMap(_._1) ++ judgedHere.toSeq.flatMap(_.kept)
       val changed = BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, checked.count(_._2).toLong)
       (SparkCompat.newFilePartition(fp.index, splits.toArray),

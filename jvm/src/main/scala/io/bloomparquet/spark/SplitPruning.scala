@@ -27,7 +27,14 @@ object SplitPruning {
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
       site: PruningSite): PrunedSplits = {
     val started = System.nanoTime()
-    val keyed = splits.map(s => s -> FileKey(SparkCompat.filePath(s), s.fileSize, s.modificationTime))
+    val listed = site match {
+      case PruningSite.InTask(_, versions) => versions
+      case _: PruningSite.Planning => Map.empty[String, String]
+    }
+    val keyed = splits.map { s =>
+      val path = SparkCompat.filePath(s)
+      s -> FileKey(path, s.fileSize, s.modificationTime, listed.get(path))
+    }
     val keys = keyed.map(_._2).distinct
     // A file read in several splits, by several tasks, is counted once: by whoever holds its first split.
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
@@ -50,7 +57,8 @@ object SplitPruning {
     }
     val kept = cut.flatMap(_.became)
     val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
-    val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging(pruned.inTask.map(_.path), predicate))
+    val inTask = if (pruned.inTask.isEmpty) None
+    else Some(TaskJudging(pruned.inTask.map { case (k, version) => k.path -> version }, predicate))
     PrunedSplits(kept, counts, JudgedFile.of(cut, pruned), inTask)
   }
 
@@ -90,9 +98,9 @@ object SplitPruning {
       val outcomes = judged ++ byDigest.ruledOut
       val listedKey = listedVersions.keys
       PrunedFiles(keys.flatMap(k => outcomes.get(listedKey(k)).map(k -> _)).toMap,
-        keys.filter(k => inTask(listedKey(k))).toSet, byDigest.use)
-    case PruningSite.InTask(filesAtOnce) =>
-      PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Set.empty, DigestUse.NotLookedFor)
+        keys.collect { case k if inTask(listedKey(k)) => k -> listedKey(k).version }.toMap, byDigest.use)
+    case PruningSite.InTask(filesAtOnce, _) =>
+      PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Map.empty, DigestUse.NotLookedFor)
   }
 
   /**
