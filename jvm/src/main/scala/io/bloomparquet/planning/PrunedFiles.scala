@@ -9,12 +9,10 @@ import io.bloomparquet.pruning.RowGroupVerdict
  * file is read ([[kept]]), the version a task checks before reading what planning cut
  * ([[judged]]), and the row groups such a task reads ([[keptRowGroups]]). `inTask`: files planning
  * kept unread, for the tasks that read them to judge (the table's bloom digest kept them, and
- * `bloom.digestSurvivors=task`), with the version their listing gave (an object store's etag:
- * the task then asks for none); they have no outcome here. `digest`: what the table's bloom digest
+ * `bloom.digestSurvivors=task`); they have no outcome here. `digest`: what the table's bloom digest
  * did, which decided some files with no read of their own.
  */
-final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome], inTask: Map[FileKey, Option[String]],
-    digest: DigestUse) {
+final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome], inTask: Set[FileKey], digest: DigestUse) {
 
   def apply(key: FileKey): FileOutcome = outcomes(key)
 
@@ -25,7 +23,7 @@ final case class PrunedFiles(outcomes: Map[FileKey, FileOutcome], inTask: Map[Fi
   def values: Iterable[FileOutcome] = outcomes.values
 
   /** Whether `key` is read at all: a row group of it kept, or the file unreadable (then read whole). */
-  def kept(key: FileKey): Boolean = inTask.contains(key) || {
+  def kept(key: FileKey): Boolean = inTask(key) || {
     val o = outcomes(key)
     o.failure.isDefined || o.verdicts.contains(RowGroupVerdict.Keep)
   }

@@ -14,15 +14,11 @@ final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts,
     inTask: Option[TaskJudging])
 
 /**
- * Files planning kept unread (by path, with the version their listing gave), which the tasks
- * reading them judge with `predicate` before Spark's reader opens them, as `bloom.mode=task` does
- * every file.
+ * Files planning kept unread (by path), which the tasks reading them judge with `predicate` before
+ * Spark's reader opens them, as `bloom.mode=task` does every file.
  */
-final case class TaskJudging(files: Map[String, Option[String]], predicate: BloomPredicate) {
-  def judges(split: PartitionedFile): Boolean = files.contains(split.toPath.toString)
-
-  /** The listed versions of the files a task judges. */
-  def versions: Map[String, String] = files.collect { case (path, Some(v)) => path -> v }
+final case class TaskJudging(paths: Set[String], predicate: BloomPredicate) {
+  def judges(split: PartitionedFile): Boolean = paths(split.toPath.toString)
 }
 
 /**
@@ -53,8 +49,7 @@ object JudgedPartition {
   def of(partition: FilePartition, judged: Map[String, JudgedFile], inTask: Option[TaskJudging]): InputPartition = {
     val paths = partition.files.iterator.map(_.toPath.toString).toSet
     val mine = paths.flatMap(p => judged.get(p).map(p -> _)).toMap
-    val mineInTask = inTask.map(t => t.copy(files = paths.iterator.flatMap(p => t.files.get(p).map(p -> _)).toMap))
-      .filter(_.files.nonEmpty)
+    val mineInTask = inTask.map(t => t.copy(paths = paths.filter(t.paths))).filter(_.paths.nonEmpty)
     if (mine.isEmpty && mineInTask.isEmpty) partition else JudgedPartition(partition, mine, mineInTask)
   }
 }

@@ -32,10 +32,12 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
       val now = judged.keys.map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap
       val (toJudge, cutOrWhole) = fp.files.toSeq.partition(s => inTask.exists(_.judges(s)))
       val checked = cutOrWhole.map(check(_, judged, now))
-      // As many of them read at once as planning would have read.
+      // As many of them read at once as planning would have read. Each is keyed by the version its file
+      // system gives now, not the one planning's listing gave: a judgement this JVM cached of another
+      // version must not decide what Spark's reader reads of this one.
       val atOnce = PlanningPool.parallelism(settings.bloom.planningParallelism, toJudge.headOption.map(_.toPath.toString))
       val judgedHere = inTask.filter(_ => toJudge.nonEmpty).map(t =>
-        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce, t.versions)))
+        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce)))
       val splits = checked.flatMap(_._1) ++ judgedHere.toSeq.flatMap(_.kept)
       val changed = BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, checked.count(_._2).toLong)
       (SparkCompat.newFilePartition(fp.index, splits.toArray),

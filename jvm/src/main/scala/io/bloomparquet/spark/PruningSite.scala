@@ -20,11 +20,9 @@ object PruningSite {
    * Inside a task about to read its splits, `filesAtOnce` of them read at once: one at a time where
    * every file is judged in its task (`bloom.mode=task`, the V1 route: a task's core is its
    * parallelism); files planning left to their tasks as many at once as planning would have read.
-   * `versions`: what planning's listing gave such files (by path: an object store's etag), which
-   * the task then asks for no more.
    */
-  final case class InTask(filesAtOnce: Int, versions: Map[String, String]) extends PruningSite
+  final case class InTask(filesAtOnce: Int) extends PruningSite
 
   /** Inside a task, its files judged one after the other. */
-  val InTaskOneAtATime: InTask = InTask(1, Map.empty)
+  val InTaskOneAtATime: InTask = InTask(1)
 }

@@ -27,14 +27,7 @@ object SplitPruning {
   def prune(splits: Seq[PartitionedFile], predicate: BloomPredicate, conf: Configuration, settings: ReadSettings,
       site: PruningSite): PrunedSplits = {
     val started = System.nanoTime()
-    val listed = site match {
-      case PruningSite.InTask(_, versions) => versions
-      case _: PruningSite.Planning => Map.empty[String, String]
-    }
-    val keyed = splits.map { s =>
-      val path = SparkCompat.filePath(s)
-      s -> FileKey(path, s.fileSize, s.modificationTime, listed.get(path))
-    }
+    val keyed = splits.map(s => s -> FileKey(SparkCompat.filePath(s), s.fileSize, s.modificationTime))
     val keys = keyed.map(_._2).distinct
     // A file read in several splits, by several tasks, is counted once: by whoever holds its first split.
     val counted = keyed.collect { case (split, key) if split.start == 0 => key }.distinct
@@ -57,8 +50,7 @@ object SplitPruning {
     }
     val kept = cut.flatMap(_.became)
     val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
-    val inTask = if (pruned.inTask.isEmpty) None
-    else Some(TaskJudging(pruned.inTask.map { case (k, version) => k.path -> version }, predicate))
+    val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging(pruned.inTask.map(_.path), predicate))
     PrunedSplits(kept, counts, JudgedFile.of(cut, pruned), inTask)
   }
 
@@ -98,9 +90,9 @@ object SplitPruning {
       val outcomes = judged ++ byDigest.ruledOut
       val listedKey = listedVersions.keys
       PrunedFiles(keys.flatMap(k => outcomes.get(listedKey(k)).map(k -> _)).toMap,
-        keys.collect { case k if inTask(listedKey(k)) => k -> listedKey(k).version }.toMap, byDigest.use)
-    case PruningSite.InTask(filesAtOnce, _) =>
-      PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Map.empty, DigestUse.NotLookedFor)
+        keys.filter(k => inTask(listedKey(k))).toSet, byDigest.use)
+    case PruningSite.InTask(filesAtOnce) =>
+      PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Set.empty, DigestUse.NotLookedFor)
   }
 
   /**

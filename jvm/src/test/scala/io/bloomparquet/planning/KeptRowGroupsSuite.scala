@@ -29,7 +29,7 @@ class KeptRowGroupsSuite extends munit.FunSuite {
 
   private val key = FileKey("file:/t/a.parquet", 500, 0)
   private def keptOf(outcome: FileOutcome): Option[KeptRowGroups] =
-    PrunedFiles(Map(key -> outcome), Map.empty, DigestUse.NotLookedFor).keptRowGroups(key)
+    PrunedFiles(Map(key -> outcome), Set.empty, DigestUse.NotLookedFor).keptRowGroups(key)
 
   test("only files planning cut carry row groups: not those read whole or not at all") {
     val file = FileOutcome(spans, IndexedSeq.fill(4)(RowGroupVerdict.Keep), brokenFilters = 0, rowGroupsUnprobed = 0,

@@ -15,7 +15,7 @@ class PrunedFilesSuite extends munit.FunSuite {
     Map(
       allPruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
-      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)), Map(toTask -> Some("etag-2")), DigestUse.NotLookedFor)
+      unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1)), Set(toTask), DigestUse.NotLookedFor)
 
   test("a file is read where a row group may match, or where planning could not judge it (read whole)") {
     assert(!files.kept(allPruned))

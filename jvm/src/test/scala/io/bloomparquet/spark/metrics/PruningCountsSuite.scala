@@ -21,7 +21,7 @@ class PruningCountsSuite extends munit.FunSuite {
       pruned -> outcome(JudgedOutcomes.allPruned),
       cut -> outcome(JudgedOutcomes.twoKept),
       unreadable -> FileOutcome.unread("footer unreadable", footersRead = 1),
-      elsewhere -> outcome(JudgedOutcomes.twoKept)), Map(toTask -> None), digestUse)
+      elsewhere -> outcome(JudgedOutcomes.twoKept)), Set(toTask), digestUse)
 
   test("verdicts count the files counted; an unreadable one counts as a file, not its row groups") {
     val c = PruningCounts.of(files, Seq(pruned, cut, unreadable), rowGroupsReadInGaps = 2, started = System.nanoTime())
