@@ -12,7 +12,8 @@ import sbt.Keys._
  * minor Maven does not serve here, its pinned pyspark's jars).
  * The repository directory comes from $BLOOMPARQUET_MAVEN_REPO. With $BLOOMPARQUET_RELEASE set
  * (bin/release), each artifact also gets its API docs as the `-javadoc` jar Maven Central asks for
- * (Scaladoc: minutes per minor, so the test build leaves it out).
+ * (Scaladoc: minutes per minor, so the test build leaves it out). Minors of one Scala binary version publish
+ * the same API docs, made once by the newest of them (SparkMinors.docsMinor).
  */
 object MavenArtifacts {
   val repoEnv = "BLOOMPARQUET_MAVEN_REPO"
@@ -26,11 +27,16 @@ object MavenArtifacts {
       <scope>provided</scope>
     </dependency>
 
+  private def sharedDocs(m: SparkMinor): Seq[Setting[_]] = {
+    val owner = SparkMinors.docsMinor(m)
+    if (owner == m) Nil else Seq(Compile / packageDoc := (SparkMinors.coreProject(owner) / Compile / packageDoc).value)
+  }
+
   /** parquet-java's version in a pyspark's jars/ folder (parquet-hadoop-<version>.jar). */
   private def pysparkParquet(jars: File): Option[String] = (jars * "parquet-hadoop-*.jar").get.map(
     _.getName.stripPrefix("parquet-hadoop-").stripSuffix(".jar")).headOption
 
-  def settings(m: SparkMinor): Seq[Setting[_]] = Seq(
+  def settings(m: SparkMinor): Seq[Setting[_]] = sharedDocs(m) ++ Seq(
     publishMavenStyle := true,
     publishTo := sys.env.get(repoEnv).map(dir => MavenCache("bloomparquet-maven-repo", file(dir))),
     Compile / packageDoc / publishArtifact := sys.env.contains(releaseEnv),

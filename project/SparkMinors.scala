@@ -179,7 +179,12 @@ object SparkMinors {
   def deltaProjectId(m: SparkMinor): String = "delta" + m.minor.replace(".", "")
 
   /** The project building a minor's core classes: `jvm` for the default minor, else its own. */
-  private def coreProject(m: SparkMinor): LocalProject = LocalProject(if (m == default) "jvm" else m.projectId)
+  def coreProject(m: SparkMinor): LocalProject = LocalProject(if (m == default) "jvm" else m.projectId)
+
+  /** The minor whose API docs a minor publishes: the newest of the same Scala binary version. The public API is
+    * the same sources for every minor; what differs between minors (shims) is internal.
+    */
+  def docsMinor(m: SparkMinor): SparkMinor = all.filter(o => binary(o.scala) == binary(m.scala)).last
 
   /** The Delta Lake integration for a minor with a Delta release (package `io.bloomparquet.delta.impl`): the only
     * classes compiled against Delta, so the core cannot name Delta's. Its classes are packaged in the minor's jar.
