@@ -145,6 +145,10 @@ def test_files_the_digest_keeps_are_judged_in_their_tasks_unread_by_planning(spa
         assert got_task == got_plan == oracle(table, where), name
         _same_decisions(by_task, by_plan, name)
         assert by_task["bloomDigestFilesNotCovered"] == by_plan["bloomDigestFilesNotCovered"] == 0, name
+        # Every file read was one the digest kept and left to its task; judged on the driver, none is.
+        read = by_task["bloomFilesTotal"] - by_task["bloomFilesPruned"]
+        assert read <= by_task["bloomFilesJudgedInTasks"] <= by_task["bloomFilesTotal"], (name, by_task)
+        assert by_plan["bloomFilesJudgedInTasks"] == 0, (name, by_plan)
     # Judged on the driver, a kept file's footer is read there: a hit's file, and pyarrow's (no filters).
     assert _planning_gets(spark, table, _queries()["point_hit"], plan) >= 2
 

@@ -40,10 +40,14 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
         SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce)))
       val splits = checked.flatMap(_._1) ++ judgedHere.toSeq.flatMap(_.kept)
       val changed = BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, checked.count(_._2).toLong)
+      val judgedFiles = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, toJudge.map(_.toPath).distinct.size.toLong)
       (SparkCompat.newFilePartition(fp.index, splits.toArray),
-        judgedHere.fold(Array.empty[CustomTaskMetric])(_.counts.toTaskMetrics) :+ changed)
-    case other => (other, Array(BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, 0L)))
+        judgedHere.fold(Array.empty[CustomTaskMetric])(_.counts.toTaskMetrics) :+ changed :+ judgedFiles)
+    case other => (other, nothingOfItsOwn)
   }
+
+  private def nothingOfItsOwn: Array[CustomTaskMetric] =
+    Array(BloomMetrics.FilesChangedSincePlanning, BloomMetrics.FilesJudgedInTasks).map(BloomMetrics.taskMetric(_, 0L))
 
   /** What to read of `split` (its file's status now in `now`), and whether it is its changed file read whole. */
   private def check(split: PartitionedFile, judged: Map[String, JudgedFile], now: Map[String, Option[JudgedVersion]])

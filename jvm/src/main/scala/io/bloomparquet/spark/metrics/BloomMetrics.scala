@@ -44,6 +44,8 @@ class RuntimeFilterTimeMetric
     extends BloomSumMetric(BloomMetrics.RuntimeFilterTimeMs, "bloom: time applying runtime filters (ms)")
 class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
       "bloom: files read whole (replaced since planning judged them)")
+class FilesJudgedInTasksMetric extends BloomSumMetric(BloomMetrics.FilesJudgedInTasks,
+      "bloom: files judged in their tasks (the digest kept them; planning read none of their bytes)")
 class DigestEntriesMetric extends BloomSumMetric(BloomMetrics.DigestEntries,
       "bloom digest: entries (row groups' filters) of the probed columns for the scan's files")
 class DigestEntriesPrunedMetric
@@ -182,6 +184,7 @@ object BloomMetrics {
   val RuntimeFilterTimeMs = "bloomRuntimeFilterTimeMs"
   val TasksPlanned = "bloomTasksPlanned"
   val FilesChangedSincePlanning = "bloomFilesChangedSincePlanning"
+  val FilesJudgedInTasks = "bloomFilesJudgedInTasks"
   val DigestEntries = "bloomDigestEntries"
   val DigestEntriesPruned = "bloomDigestEntriesPruned"
   val DigestRequests = "bloomDigestRequests"
@@ -197,7 +200,8 @@ object BloomMetrics {
     new BrokenFiltersMetric,
     new UnreadableFilesMetric, new FilesPlannedOnExecutorsMetric, new PruningTimeMetric, new RuntimeFiltersReceivedMetric,
     new RuntimeFilterTimeMetric,
-    new TasksPlannedMetric, new FilesChangedSincePlanningMetric, new DigestEntriesMetric, new DigestEntriesPrunedMetric,
+    new TasksPlannedMetric, new FilesChangedSincePlanningMetric, new FilesJudgedInTasksMetric, new DigestEntriesMetric,
+    new DigestEntriesPrunedMetric,
     new DigestRequestsMetric, new DigestBytesReadMetric, new DigestFilesNotCoveredMetric, new DigestRefusedMetric)
 
   def taskMetric(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {

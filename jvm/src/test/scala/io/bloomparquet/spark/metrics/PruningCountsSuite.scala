@@ -54,6 +54,7 @@ class PruningCountsSuite extends munit.FunSuite {
         BloomMetrics.DigestFilesNotCovered, BloomMetrics.DigestRefused).map(metrics),
       Seq(9L, 7L, 3L, 4096L, 2L, 0L))
     assert(BloomMetrics.supported.map(_.name).toSet.subsetOf(metrics.keySet ++ Set(BloomMetrics.RuntimeFiltersReceived,
-        BloomMetrics.RuntimeFilterTimeMs, BloomMetrics.TasksPlanned, BloomMetrics.FilesChangedSincePlanning)))
+        BloomMetrics.RuntimeFilterTimeMs, BloomMetrics.TasksPlanned, BloomMetrics.FilesChangedSincePlanning,
+        BloomMetrics.FilesJudgedInTasks)))
   }
 }
