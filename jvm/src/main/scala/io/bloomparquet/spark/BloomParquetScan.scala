@@ -44,8 +44,12 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
   // Planned once per scan: Spark may ask more than once, and the metrics describe this one planning.
   private lazy val planned: Planned = active match {
     case Some(p) if bloom.mode == PruningMode.Plan => prune(p)
-    case _ => Planned(super.partitions, PruningCounts(), Map.empty, None)
+    case _ => unpruned(super.partitions)
   }
+
+  /** Spark's own splits: in task mode with a predicate, each task judges its files before reading them. */
+  private def unpruned(base: Seq[FilePartition]): Planned =
+    Planned(base, PruningCounts(), Map.empty, active.filter(_ => bloom.mode == PruningMode.Task).map(TaskJudging.everyFile))
 
   // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
   @volatile private var runtimePlanned: Option[Planned] = None
@@ -109,7 +113,7 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     (runtime, keys) match {
       case (Some(r), _) => runtimePlanned = Some(prune(base, BloomPredicate.allOf(active.toSeq :+ r).get))
       case (None, Some(_)) => runtimePlanned = Some(active.filter(_ => bloom.mode == PruningMode.Plan)
-            .fold(Planned(base, PruningCounts(), Map.empty, None))(prune(base, _)))
+            .fold(unpruned(base))(prune(base, _)))
       case (None, None) =>
     }
   }
@@ -143,12 +147,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         val indexed = SparkCompat.withHadoopConf(delegate, PageSkipping.on(delegate.hadoopConf)).createReaderFactory()
         new PageSkippingReaderFactory(spark, indexed, s, conf)
       }
-      active match {
-        case Some(p) if bloom.mode == PruningMode.Task =>
-          new TaskPruningReaderFactory(factory, p, conf, settings)
-        case _ if bloom.enabled && bloom.mode == PruningMode.Plan => new PlannedReaderFactory(factory, conf, settings)
-        case _ => factory
-      }
+      val judging = bloom.mode == PruningMode.Plan || active.isDefined
+      if (bloom.enabled && judging) new PlannedReaderFactory(factory, conf, settings) else factory
     }
 
   override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported

@@ -13,14 +13,14 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.util.SerializableConfiguration
 
 /**
- * The tasks of a plan-mode scan. Its splits hold only the row groups the footer read while
+ * The tasks of a scan that prunes. In plan mode its splits hold only the row groups the footer read while
  * planning left in play. A task about to read a file cut that way first checks it is still the
  * version planning judged (one status call, the version [[io.bloomparquet.planning.FileVersion]]
  * offers): a file replaced since — a reused DataFrame's second action, a file rewritten while the
  * query ran — is read whole by the task holding its first kept split, and not at all by the
  * others. Files planning pruned entirely have no task to check them: the user guide says so.
- * Files planning kept unread ([[TaskJudging]]: the table's bloom digest kept them) are judged
- * here, from the footer the task reads, as `bloom.mode=task` judges every file.
+ * Files planning kept unread ([[TaskJudging]]: every file with `bloom.mode=task`, else those the
+ * table's bloom digest kept) are judged here, from the footer the task reads.
  */
 final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadcast[SerializableConfiguration],
     settings: ReadSettings) extends PartitionReaderFactory {
@@ -32,12 +32,11 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
       val now = judged.keys.map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap
       val (toJudge, cutOrWhole) = fp.files.toSeq.partition(s => inTask.exists(_.judges(s)))
       val checked = cutOrWhole.map(check(_, judged, now))
-      // As many of them read at once as planning would have read. Each is keyed by the version its file
-      // system gives now, not the one planning's listing gave: a judgement this JVM cached of another
+      // Files the digest kept, as many read at once as planning would have read. Each is keyed by the version
+      // its file system gives now, not the one planning's listing gave: a judgement this JVM cached of another
       // version must not decide what Spark's reader reads of this one.
-      val atOnce = PlanningPool.parallelism(settings.bloom.planningParallelism, toJudge.headOption.map(_.toPath.toString))
       val judgedHere = inTask.filter(_ => toJudge.nonEmpty).map(t =>
-        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, PruningSite.InTask(atOnce)))
+        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, site(t, toJudge)))
       val splits = checked.flatMap(_._1) ++ judgedHere.toSeq.flatMap(_.kept)
       val changed = BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, checked.count(_._2).toLong)
       val judgedFiles = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, toJudge.map(_.toPath).distinct.size.toLong)
@@ -45,6 +44,10 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
         judgedHere.fold(Array.empty[CustomTaskMetric])(_.counts.toTaskMetrics) :+ changed :+ judgedFiles)
     case other => (other, nothingOfItsOwn)
   }
+
+  private def site(judging: TaskJudging, files: Seq[PartitionedFile]): PruningSite.InTask =
+    if (judging.everyFile) PruningSite.InTaskOneAtATime
+    else PruningSite.InTask(PlanningPool.parallelism(settings.bloom.planningParallelism, files.headOption.map(_.toPath.toString)))
 
   private def nothingOfItsOwn: Array[CustomTaskMetric] =
     Array(BloomMetrics.FilesChangedSincePlanning, BloomMetrics.FilesJudgedInTasks).map(BloomMetrics.taskMetric(_, 0L))

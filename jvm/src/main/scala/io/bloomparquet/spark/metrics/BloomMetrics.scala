@@ -45,7 +45,7 @@ class RuntimeFilterTimeMetric
 class FilesChangedSincePlanningMetric extends BloomSumMetric(BloomMetrics.FilesChangedSincePlanning,
       "bloom: files read whole (replaced since planning judged them)")
 class FilesJudgedInTasksMetric extends BloomSumMetric(BloomMetrics.FilesJudgedInTasks,
-      "bloom: files judged in their tasks (the digest kept them; planning read none of their bytes)")
+      "bloom: files judged in their tasks (bloom.mode=task: every file; plan: those the digest kept, unread by planning)")
 class DigestEntriesMetric extends BloomSumMetric(BloomMetrics.DigestEntries,
       "bloom digest: entries (row groups' filters) of the probed columns for the scan's files")
 class DigestEntriesPrunedMetric
