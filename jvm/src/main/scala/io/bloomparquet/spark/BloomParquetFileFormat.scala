@@ -67,14 +67,8 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     else {
       val conf = broadcasts.configuration(hadoopConf)
       val read = skipping.fold(plain)(_.choose(plain, reader(pageSkipping = true), conf))
-      predicate match {
-        case None => read
-        case Some(p) =>
-          (file: PartitionedFile) => {
-            val PrunedSplits(kept, _, _, _) = SplitPruning.prune(Seq(file), p, conf.value.value, settings, PruningSite.InTaskOneAtATime)
-            kept.iterator.flatMap(read)
-          }
-      }
+      if (predicate.isEmpty) read
+      else new V1SplitReading(read, conf, cutByPlanning = false, gapBytes = 0L, predicate.map(V1SplitReading.Judge(_, settings)))
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.bloomparquet.spark
 
-import io.bloomparquet.compat.{ByteRange, DelegatingParquetFormat, SparkCompat}
+import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
-import io.bloomparquet.planning.{JudgedVersion, KeptRowGroups}
+import io.bloomparquet.planning.KeptRowGroups
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -44,19 +44,7 @@ final class PrunedScanFormat(delegate: ParquetFileFormat, val rowGroups: PrunedS
     else {
       val conf = ScanBroadcasts.of(spark, hadoopConf).configuration(hadoopConf)
       val read = skipping.fold(plain)(_.choose(plain, reader(PageSkipping.on(hadoopConf)), conf))
-      val gap = gapBytes
-      (split: PartitionedFile) => {
-        val path = SparkCompat.filePath(split)
-        // A file gone, or another version by now, is Spark's reader's to meet as it planned it.
-        val kept = if (cut) KeptRowGroups.OfListedFile.of(split) else None
-        kept.filter(k => JudgedVersion.now(path, conf.value.value).contains(k.judged)) match {
-          case None => read(split)
-          case Some(k) => k.ranges(split.start, split.length, gap) match {
-              case Seq(ByteRange(start, length)) if start == split.start && length == split.length => read(split)
-              case ranges => ranges.iterator.flatMap(r => read(SparkCompat.withRange(split, r.start, r.length)))
-            }
-        }
-      }
+      new V1SplitReading(read, conf, cutByPlanning = cut, gapBytes, inTask = None)
     }
   }
 
