@@ -47,9 +47,8 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
     case _ => unpruned(super.partitions)
   }
 
-  /** Spark's own splits: in task mode with a predicate, each task judges its files before reading them. */
-  private def unpruned(base: Seq[FilePartition]): Planned =
-    Planned(base, PruningCounts(), Map.empty, active.filter(_ => bloom.mode == PruningMode.Task).map(TaskJudging.everyFile))
+  /** Spark's own splits (in task mode, each task judges its files: [[PlannedReaderFactory]]). */
+  private def unpruned(base: Seq[FilePartition]): Planned = Planned(base, PruningCounts(), Map.empty, None)
 
   // Set when Spark hands runtime filters (dynamic pruning from a join) after planning.
   @volatile private var runtimePlanned: Option[Planned] = None
@@ -147,8 +146,10 @@ final class BloomParquetScan(val delegate: ParquetScan, val predicate: Option[Bl
         val indexed = SparkCompat.withHadoopConf(delegate, PageSkipping.on(delegate.hadoopConf)).createReaderFactory()
         new PageSkippingReaderFactory(spark, indexed, s, conf)
       }
-      val judging = bloom.mode == PruningMode.Plan || active.isDefined
-      if (bloom.enabled && judging) new PlannedReaderFactory(factory, conf, settings) else factory
+      val judgeEveryFile = active.filter(_ => bloom.mode == PruningMode.Task)
+      if (bloom.enabled && (bloom.mode == PruningMode.Plan || judgeEveryFile.isDefined))
+        new PlannedReaderFactory(factory, conf, settings, judgeEveryFile)
+      else factory
     }
 
   override def supportedCustomMetrics(): Array[CustomMetric] = BloomMetrics.supported

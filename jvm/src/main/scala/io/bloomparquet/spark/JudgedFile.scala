@@ -14,27 +14,12 @@ final case class PrunedSplits(kept: Seq[PartitionedFile], counts: PruningCounts,
     inTask: Option[TaskJudging])
 
 /**
- * Files planning kept unread, which the tasks reading them judge with `predicate` before Spark's
- * reader opens them: every file (`bloom.mode=task`), or those `paths` name (the table's bloom
- * digest kept them; `bloom.digestSurvivors=task`).
+ * Files planning kept unread (by path: the table's bloom digest kept them, and
+ * `bloom.digestSurvivors=task`), which the tasks reading them judge with `predicate` before Spark's
+ * reader opens them, as `bloom.mode=task` does every file.
  */
-final case class TaskJudging(paths: Option[Set[String]], predicate: BloomPredicate) {
-  def judges(split: PartitionedFile): Boolean = paths.forall(_(split.toPath.toString))
-
-  /** Every file a task reads is judged there: a task's core is its parallelism, so one file at a time. */
-  def everyFile: Boolean = paths.isEmpty
-
-  /** What a partition holding splits of `files` judges of them, if any. */
-  def of(files: Set[String]): Option[TaskJudging] = paths match {
-    case None => Some(this).filter(_ => files.nonEmpty)
-    case Some(some) => Some(copy(paths = Some(files.filter(some)))).filter(_.paths.exists(_.nonEmpty))
-  }
-}
-
-object TaskJudging {
-  def everyFile(predicate: BloomPredicate): TaskJudging = TaskJudging(None, predicate)
-
-  def only(paths: Set[String], predicate: BloomPredicate): TaskJudging = TaskJudging(Some(paths), predicate)
+final case class TaskJudging(paths: Set[String], predicate: BloomPredicate) {
+  def judges(split: PartitionedFile): Boolean = paths(split.toPath.toString)
 }
 
 /**
@@ -50,9 +35,9 @@ final case class CutSplit(split: PartitionedFile, file: FileKey, became: Seq[Par
 
 /**
  * A partition holding splits planning cut, with those files' [[JudgedFile]]s, or splits of files
- * planning left to its task to judge ([[TaskJudging]]; with `bloom.mode=task`, every file): its
- * task checks the former and judges the latter before it reads ([[PlannedReaderFactory]]). What a
- * task needs travels in its partition, so a scan re-planned by runtime filters hands out new ones.
+ * planning left to its task to judge ([[TaskJudging]]): its task checks the former and judges the
+ * latter before it reads ([[PlannedReaderFactory]]). What a task needs travels in its partition, so
+ * a scan re-planned by runtime filters hands out new ones.
  */
 final case class JudgedPartition(files: FilePartition, judged: Map[String, JudgedFile], inTask: Option[TaskJudging])
     extends InputPartition {
@@ -65,7 +50,7 @@ object JudgedPartition {
   def of(partition: FilePartition, judged: Map[String, JudgedFile], inTask: Option[TaskJudging]): InputPartition = {
     val paths = partition.files.iterator.map(_.toPath.toString).toSet
     val mine = paths.flatMap(p => judged.get(p).map(p -> _)).toMap
-    val mineInTask = inTask.flatMap(_.of(paths))
+    val mineInTask = inTask.map(t => t.copy(paths = paths.filter(t.paths))).filter(_.paths.nonEmpty)
     if (mine.isEmpty && mineInTask.isEmpty) partition else JudgedPartition(partition, mine, mineInTask)
   }
 }

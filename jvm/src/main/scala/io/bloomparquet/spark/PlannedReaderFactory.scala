@@ -3,12 +3,13 @@ package io.bloomparquet.spark
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{JudgedVersion, PlanningPool}
+import io.bloomparquet.pruning.BloomPredicate
 import io.bloomparquet.spark.metrics.BloomMetrics
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.execution.datasources.{FilePartition, PartitionedFile}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.util.SerializableConfiguration
 
@@ -19,11 +20,12 @@ import org.apache.spark.util.SerializableConfiguration
  * offers): a file replaced since — a reused DataFrame's second action, a file rewritten while the
  * query ran — is read whole by the task holding its first kept split, and not at all by the
  * others. Files planning pruned entirely have no task to check them: the user guide says so.
- * Files planning kept unread ([[TaskJudging]]: every file with `bloom.mode=task`, else those the
- * table's bloom digest kept) are judged here, from the footer the task reads.
+ * Files planning kept unread are judged here, from the footer the task reads, before Spark's reader
+ * opens them: those the table's bloom digest kept ([[TaskJudging]], in their partitions), or with
+ * `bloom.mode=task` every file, with `judgeEveryFile` (static: it travels once, in the factory).
  */
 final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadcast[SerializableConfiguration],
-    settings: ReadSettings) extends PartitionReaderFactory {
+    settings: ReadSettings, judgeEveryFile: Option[BloomPredicate]) extends PartitionReaderFactory {
 
   /** The partition to read, and its task's counters: files read whole as they changed, and its own judging. */
   private def planned(partition: InputPartition): (InputPartition, Array[CustomTaskMetric]) = partition match {
@@ -32,25 +34,35 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
       val now = judged.keys.map(p => p -> JudgedVersion.now(p, conf.value.value)).toMap
       val (toJudge, cutOrWhole) = fp.files.toSeq.partition(s => inTask.exists(_.judges(s)))
       val checked = cutOrWhole.map(check(_, judged, now))
-      // Files the digest kept, as many read at once as planning would have read. Each is keyed by the version
-      // its file system gives now, not the one planning's listing gave: a judgement this JVM cached of another
-      // version must not decide what Spark's reader reads of this one.
-      val judgedHere = inTask.filter(_ => toJudge.nonEmpty).map(t =>
-        SplitPruning.prune(toJudge, t.predicate, conf.value.value, settings, site(t, toJudge)))
-      val splits = checked.flatMap(_._1) ++ judgedHere.toSeq.flatMap(_.kept)
+      // Files the digest kept, as many read at once as planning would have read.
+      val atOnce = PlanningPool.parallelism(settings.bloom.planningParallelism, toJudge.headOption.map(_.toPath.toString))
+      val (kept, judging) = inTask.fold((Seq.empty[PartitionedFile], Array.empty[CustomTaskMetric]))(t =>
+        judgeHere(toJudge, t.predicate, PruningSite.InTask(atOnce)))
       val changed = BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, checked.count(_._2).toLong)
-      val judgedFiles = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, toJudge.map(_.toPath).distinct.size.toLong)
-      (SparkCompat.newFilePartition(fp.index, splits.toArray),
-        judgedHere.fold(Array.empty[CustomTaskMetric])(_.counts.toTaskMetrics) :+ changed :+ judgedFiles)
-    case other => (other, nothingOfItsOwn)
+      (SparkCompat.newFilePartition(fp.index, (checked.flatMap(_._1) ++ kept).toArray), judging :+ changed)
+    case fp: FilePartition if judgeEveryFile.isDefined =>
+      // A task's core is its parallelism: one file at a time.
+      val (kept, judging) = judgeHere(fp.files.toSeq, judgeEveryFile.get, PruningSite.InTaskOneAtATime)
+      (SparkCompat.newFilePartition(fp.index, kept.toArray),
+        judging :+ BloomMetrics.taskMetric(BloomMetrics.FilesChangedSincePlanning, 0L))
+    case other =>
+      (other, Array(BloomMetrics.FilesChangedSincePlanning, BloomMetrics.FilesJudgedInTasks).map(BloomMetrics.taskMetric(_, 0L)))
   }
 
-  private def site(judging: TaskJudging, files: Seq[PartitionedFile]): PruningSite.InTask =
-    if (judging.everyFile) PruningSite.InTaskOneAtATime
-    else PruningSite.InTask(PlanningPool.parallelism(settings.bloom.planningParallelism, files.headOption.map(_.toPath.toString)))
-
-  private def nothingOfItsOwn: Array[CustomTaskMetric] =
-    Array(BloomMetrics.FilesChangedSincePlanning, BloomMetrics.FilesJudgedInTasks).map(BloomMetrics.taskMetric(_, 0L))
+  /**
+   * What this task keeps of `files`, judged here, and its counters. Each file is keyed by the version its
+   * file system gives now, not the one planning's listing gave: a judgement this JVM cached of another
+   * version must not decide what Spark's reader reads of this one.
+   */
+  private def judgeHere(files: Seq[PartitionedFile], predicate: BloomPredicate, site: PruningSite.InTask)
+      : (Seq[PartitionedFile], Array[CustomTaskMetric]) = {
+    val judged = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, files.map(_.toPath).distinct.size.toLong)
+    if (files.isEmpty) (Seq.empty, Array(judged))
+    else {
+      val pruned = SplitPruning.prune(files, predicate, conf.value.value, settings, site)
+      (pruned.kept, pruned.counts.toTaskMetrics :+ judged)
+    }
+  }
 
   /** What to read of `split` (its file's status now in `now`), and whether it is its changed file read whole. */
   private def check(split: PartitionedFile, judged: Map[String, JudgedFile], now: Map[String, Option[JudgedVersion]])

@@ -50,7 +50,7 @@ object SplitPruning {
     }
     val kept = cut.flatMap(_.became)
     val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
-    val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging.only(pruned.inTask.map(_.path), predicate))
+    val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging(pruned.inTask.map(_.path), predicate))
     PrunedSplits(kept, counts, JudgedFile.of(cut, pruned), inTask)
   }
 
