@@ -141,6 +141,7 @@ def _mode(cell: Cell) -> None:
     assert plan["tasks"] == 0, plan  # pruned while planning: no task at all
     _, task = cell.run({"bloom.mode": "task"}, MISS, PUSHDOWN_OFF)
     assert task["tasks"] > 0 and task["numOutputRows"] == 0, task  # tasks start, then prune everything
+    assert task["bloomFilesJudgedInTasks"] == FILES and plan["bloomFilesJudgedInTasks"] == 0, (task, plan)
     assert (
         task["bloomRowGroupsPrunedByBloom"] + task["bloomRowGroupsPrunedByStats"] == task["bloomRowGroupsTotal"] > 0
     ), task

@@ -67,8 +67,7 @@ class BloomParquetFileFormat extends ParquetFileFormat {
     else {
       val conf = broadcasts.configuration(hadoopConf)
       val read = skipping.fold(plain)(_.choose(plain, reader(pageSkipping = true), conf))
-      if (predicate.isEmpty) read
-      else new V1SplitReading(read, conf, cutByPlanning = false, gapBytes = 0L, predicate.map(V1SplitReading.Judge(_, settings)))
+      new V1SplitReading(read, conf, cutByPlanning = false, gapBytes = 0L, predicate.map(V1SplitReading.Judge(_, settings)))
     }
   }
 }

@@ -56,7 +56,8 @@ final class PlannedReaderFactory(delegate: PartitionReaderFactory, conf: Broadca
    */
   private def judgeHere(files: Seq[PartitionedFile], predicate: BloomPredicate, site: PruningSite.InTask)
       : (Seq[PartitionedFile], Array[CustomTaskMetric]) = {
-    val judged = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, files.map(_.toPath).distinct.size.toLong)
+    // A file in several splits, judged by each of their tasks, is counted once: by the task holding its first split.
+    val judged = BloomMetrics.taskMetric(BloomMetrics.FilesJudgedInTasks, files.count(_.start == 0).toLong)
     if (files.isEmpty) (Seq.empty, Array(judged))
     else {
       val pruned = SplitPruning.prune(files, predicate, conf.value.value, settings, site)
