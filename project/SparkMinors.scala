@@ -3,7 +3,8 @@ import sbt.Keys._
 import sbtassembly.AssemblyPlugin.autoImport._
 
 /** One supported Spark minor as project/spark-versions.properties pins it. */
-final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String], delta: Option[String]) {
+final case class SparkMinor(minor: String, spark: String, scala: String, maven: Option[String], delta: Option[String],
+    iceberg: Option[String]) {
 
   /** The sbt project building this minor's jar: `spark40`, `spark35`... (the default minor's is `jvm`). */
   def projectId: String = "spark" + minor.replace(".", "")
@@ -18,17 +19,34 @@ final case class SparkMinor(minor: String, spark: String, scala: String, maven: 
   def javaRelease: Int = if (number.head < 4) 8 else 17
 
   /** Delta Lake's artifact for this minor, if it has a release: one per Spark 4 minor, one for Scala 2.12 before. */
-  def deltaModules: Seq[ModuleID] = delta.toSeq.flatMap { v =>
-    // Its classes only: Spark is already provided, and Delta's own dependencies (its kernel) are not compiled against.
-    Seq(("io.delta" % deltaArtifact % v % Provided).intransitive(), "io.delta" % "delta-storage" % v % Provided)
-  }
-
   private def deltaArtifact: String =
     if (number.head < 4) s"delta-spark_${SparkMinors.binary(scala)}" else s"delta-spark_${minor}_${SparkMinors.binary(scala)}"
 
   /** The Maven coordinate of the Delta Lake release the jar is built against (`spark.jars.packages`). */
   def deltaPackage: Option[String] = delta.map(v => s"io.delta:$deltaArtifact:$v")
+
+  /** The Maven coordinate of the Iceberg Spark runtime the jar is built against (`spark.jars.packages`). */
+  def icebergPackage: Option[String] =
+    iceberg.map(v => s"org.apache.iceberg:iceberg-spark-runtime-${minor}_${SparkMinors.binary(scala)}:$v")
+
+  /** The table formats with a release for this minor, each an integration of its own in the minor's jar. */
+  def formats: Seq[TableFormatLibrary] =
+    deltaPackage.map(p =>
+      TableFormatLibrary("delta", p,
+        // Its classes only: Spark is already provided, and Delta's own dependencies (its kernel) are not compiled against.
+        Seq(moduleOf(p).intransitive(), "io.delta" % "delta-storage" % delta.get % Provided))).toSeq ++
+      icebergPackage.map(p => TableFormatLibrary("iceberg", p, Seq(moduleOf(p).intransitive()))).toSeq
+
+  private def moduleOf(coordinate: String): ModuleID = coordinate.split(':') match {
+    case Array(group, artifact, version) => group % artifact % version % Provided
+  }
 }
+
+/**
+ * A table format's library a minor's integration of it compiles against: `name` (`delta`, `iceberg`) names its
+ * sbt project, source folders (jvm/src/main/scala-<name>, resources-<name>) and the resource holding `coordinate`.
+ */
+final case class TableFormatLibrary(name: String, coordinate: String, modules: Seq[ModuleID])
 
 /** The supported Spark minors, parsed once from project/spark-versions.properties (no Python, no venv),
   * and what a minor's jar is built with: its Scala, its shim folders, its Spark (Maven's or its pinned pyspark's).
@@ -60,7 +78,7 @@ object SparkMinors {
       val maven = properties.get(s"maven.$m")
       if (maven.exists(v => !v.startsWith(m + ".")))
         fail(s"$propertiesFile: maven.$m=${maven.get} is not a Spark $m release")
-      SparkMinor(m, properties(m), scala, maven, properties.get(s"delta.$m"))
+      SparkMinor(m, properties(m), scala, maven, properties.get(s"delta.$m"), properties.get(s"iceberg.$m"))
     }
 
   /** The development environment's minor (.venv): the `jvm` project, tests and benchmarks run on it. */
@@ -129,15 +147,18 @@ object SparkMinors {
     // The coming per-minor Maven artifact: bloomparquet-spark-<minor>_<scala binary>.
     moduleName := s"bloomparquet-spark-${m.minor}",
     Compile / unmanagedSourceDirectories ++= shimFolders((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main", m),
-    // The Delta release's coordinate, for tools that start a Delta session (bloomparquet.delta_package()).
+    // Each table format's coordinate, for tools that start a session with it (bloomparquet.delta_package()).
     // Written only when its text changes: a rewritten resource would package every jar anew on each build.
     Compile / resourceGenerators += Def.task {
-      val out = (Compile / resourceManaged).value / "io" / "bloomparquet" / "delta-package.txt"
-      m.deltaPackage match {
-        case Some(p) => if (!out.isFile || IO.read(out) != p + "\n") IO.write(out, p + "\n")
-        case None => if (out.exists) IO.delete(out)
+      val dir = (Compile / resourceManaged).value / "io" / "bloomparquet"
+      Seq("delta" -> m.deltaPackage, "iceberg" -> m.icebergPackage).flatMap { case (format, coordinate) =>
+        val out = dir / s"$format-package.txt"
+        coordinate match {
+          case Some(p) => if (!out.isFile || IO.read(out) != p + "\n") IO.write(out, p + "\n")
+          case None => if (out.exists) IO.delete(out)
+        }
+        coordinate.map(_ => out)
       }
-      m.deltaPackage.map(_ => out).toSeq
     }.taskValue,
     // The licence and notice, in every jar (the shading merge keeps this folder of META-INF).
     Compile / resourceGenerators += Def.task {
@@ -149,7 +170,7 @@ object SparkMinors {
         out
       }
     }.taskValue
-  ) ++ withDeltaIntegration(m) ++ compiledAgainstSpark(m) ++ VectorKernel.settings(m) ++ Shading.settings(m) ++ MavenArtifacts.settings(m)
+  ) ++ withFormatIntegrations(m) ++ compiledAgainstSpark(m) ++ VectorKernel.settings(m) ++ Shading.settings(m) ++ MavenArtifacts.settings(m)
 
   /** The Spark a minor's classes compile against, and how: its Scala, its bytecode release, the same checks. */
   private def compiledAgainstSpark(m: SparkMinor): Seq[Setting[_]] = Seq(
@@ -165,18 +186,16 @@ object SparkMinors {
       "-Xlint:_,-missing-interpolator")
   )
 
-  /** The Delta Lake integration's classes, where the minor has a Delta release, go into its jar: the loader that
-    * holds the jar loads them, and Delta's classes must be visible from there (delta.DeltaIntegration).
+  /** The table formats' integrations, where the minor has a release of the format, go into its jar: the loader that
+    * holds the jar loads them, and the format's classes must be visible from there (integration.FormatIntegration).
     */
-  private def withDeltaIntegration(m: SparkMinor): Seq[Setting[_]] =
-    if (m.delta.isEmpty) Nil
-    else {
-      val delta = LocalProject(deltaProjectId(m))
-      Seq(assembly / fullClasspath ++= (delta / Compile / exportedProducts).value)
-    }
+  private def withFormatIntegrations(m: SparkMinor): Seq[Setting[_]] = m.formats.map { f =>
+    val project = LocalProject(formatProjectId(m, f))
+    assembly / fullClasspath ++= (project / Compile / exportedProducts).value
+  }
 
-  /** The sbt project of a minor's Delta Lake integration: `delta40`, `delta35`... */
-  def deltaProjectId(m: SparkMinor): String = "delta" + m.minor.replace(".", "")
+  /** The sbt project of a minor's integration of a table format: `delta40`, `iceberg41`... */
+  def formatProjectId(m: SparkMinor, f: TableFormatLibrary): String = f.name + m.minor.replace(".", "")
 
   /** The project building a minor's core classes: `jvm` for the default minor, else its own. */
   def coreProject(m: SparkMinor): LocalProject = LocalProject(if (m == default) "jvm" else m.projectId)
@@ -186,19 +205,20 @@ object SparkMinors {
     */
   def docsMinor(m: SparkMinor): SparkMinor = all.filter(o => binary(o.scala) == binary(m.scala)).last
 
-  /** The Delta Lake integration for a minor with a Delta release (package `io.bloomparquet.delta.impl`): the only
-    * classes compiled against Delta, so the core cannot name Delta's. Its classes are packaged in the minor's jar.
+  /** A minor's integration of a table format (package `io.bloomparquet.<format>.impl`): the only classes compiled
+    * against that format's library, so the core cannot name its classes. They are packaged in the minor's jar.
     */
-  def deltaProject(m: SparkMinor): Project =
-    Project(deltaProjectId(m), file("jvm") / "target" / s"build-delta-${m.minor}")
+  def formatProject(m: SparkMinor, f: TableFormatLibrary): Project =
+    Project(formatProjectId(m, f), file("jvm") / "target" / s"build-${f.name}-${m.minor}")
       .dependsOn(coreProject(m))
       .settings(compiledAgainstSpark(m))
       .settings(
-        name := s"bloomparquet-delta-${m.minor}",
+        name := s"bloomparquet-${f.name}-${m.minor}",
         publish / skip := true,
-        libraryDependencies ++= m.deltaModules,
-        Compile / unmanagedSourceDirectories := Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "scala-delta"),
-        Compile / unmanagedResourceDirectories := Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / "resources-delta")
+        libraryDependencies ++= f.modules,
+        Compile / unmanagedSourceDirectories := Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / s"scala-${f.name}"),
+        Compile / unmanagedResourceDirectories :=
+          Seq((LocalRootProject / baseDirectory).value / "jvm" / "src" / "main" / s"resources-${f.name}")
       )
 
   /** A non-default minor: the `jvm` project's main sources built for it (`bin/sbt spark40/package`) into
@@ -217,13 +237,16 @@ object SparkMinors {
       )
 
   /** `commands`, then `task` in each other minor's project (the only one holding its shim folders) and in one
-    * Delta integration's (all build the same sources).
+    * integration of each table format (all of a format's build the same sources).
     */
   def withEveryOtherMinor(commands: Seq[String], task: String): String = {
     val perMinor = others.map(m => s"${m.projectId}/$task") ++
-      all.filter(_.delta.isDefined).lastOption.map(m => s"${deltaProjectId(m)}/$task")
+      formatProjects.groupBy(_._2.name).values.map(_.last).map { case (m, f) => s"${formatProjectId(m, f)}/$task" }
     (commands ++ perMinor).mkString("; ", "; ", "")
   }
+
+  /** Every minor's table format integrations, oldest minor first. */
+  def formatProjects: Seq[(SparkMinor, TableFormatLibrary)] = all.flatMap(m => m.formats.map(m -> _))
 
   /** `packageAllSparks`: every minor's jar (what the wheel holds), built in parallel. */
   def packageAllCommand: String = ("jvm/package" +: others.map(m => s"${m.projectId}/package")).mkString("all ", " ", "")
@@ -237,5 +260,6 @@ object SparkMinors {
   */
 object SparkMinorProjects extends AutoPlugin {
   override def extraProjects: Seq[Project] =
-    SparkMinors.others.map(SparkMinors.otherProject) ++ SparkMinors.all.filter(_.delta.isDefined).map(SparkMinors.deltaProject)
+    SparkMinors.others.map(SparkMinors.otherProject) ++
+      SparkMinors.formatProjects.map { case (m, f) => SparkMinors.formatProject(m, f) }
 }

@@ -22,6 +22,8 @@ settings.load_profile("long" if os.environ.get("BLOOMPARQUET_LONG") else "defaul
 collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
 # The Delta Lake tests too (a session with Delta's package and extension): BLOOMPARQUET_DELTA=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_DELTA") else ["delta"]
+# The Apache Iceberg tests (a session with Iceberg's Spark runtime and its catalogs): BLOOMPARQUET_ICEBERG=1.
+collect_ignore += [] if os.environ.get("BLOOMPARQUET_ICEBERG") else ["iceberg"]
 # Hadoop's S3A against a local S3 server (a session with hadoop-aws on its class path): BLOOMPARQUET_S3A=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_S3A") else ["s3a"]
 # S3A over Spark Connect: both.

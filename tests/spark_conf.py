@@ -18,6 +18,25 @@ CLUSTER_EXECUTORS = {
     "spark.executor.extraJavaOptions": os.environ.get("SPARK_SUBMIT_OPTS", "").strip(),
 }
 
+
+def packages_on_executors(packages: list[str]) -> dict[str, str]:
+    """``spark.executor.extraClassPath`` holding the jars of ``packages`` (``group:artifact:version``) as
+    Spark's package resolution stores them. A table format's classes that its tasks deserialize are not
+    found on local-cluster executors that got them through ``spark.jars.packages`` alone (delta-io/delta#1419,
+    and Iceberg's writer factories alike)."""
+    import pwd
+    from pathlib import Path
+
+    # Spark resolves packages under the JVM's user.home: the password database's home, not $HOME.
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    jars = home / (".ivy2" if SPARK3 else ".ivy2.5.2") / "jars"
+    paths = []
+    for package in packages:
+        group, artifact, release = package.split(":")
+        paths.append(str(jars / f"{group}_{artifact}-{release}.jar"))
+    return {"spark.executor.extraClassPath": ":".join(paths)}
+
+
 # Spark's semantics without its Parquet pushdown: the oracle every differential test compares with.
 PUSHDOWN_OFF = {"spark.sql.parquet.filterPushdown": "false"}
 

@@ -7,7 +7,7 @@
     bin/test main -k retrofit -x      arguments after the stage (and minor) go to pytest
     bin/test main tests/test_cli_tools.py   test files too
 
-Spark minors and Delta releases come from ``project/spark-versions.properties``. Suites are chosen
+Spark minors, Delta and Iceberg releases come from ``project/spark-versions.properties``. Suites are chosen
 by directory and pytest marker (``cluster``, ``core``; pyproject.toml), never by test names.
 
 A whole run lints, sets up and builds once, runs the default Spark's main suite on both cores, then
@@ -51,18 +51,20 @@ def _by_version(minors: Sequence[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class Versions:
-    """The supported Spark minors and the ones Delta Lake has a release for, oldest first."""
+    """The supported Spark minors and the ones Delta Lake and Apache Iceberg have a release for, oldest first."""
 
     default: str
     minors: list[str]
     delta: list[str]
+    iceberg: list[str]
 
     @staticmethod
     def pinned() -> Versions:
         pins = _pins()
         minors = _by_version([k for k in pins if k[0].isdigit()])
         delta = _by_version([k.removeprefix("delta.") for k in pins if k.startswith("delta.")])
-        return Versions(pins["default"], minors, delta)
+        iceberg = _by_version([k.removeprefix("iceberg.") for k in pins if k.startswith("iceberg.")])
+        return Versions(pins["default"], minors, delta, iceberg)
 
     def venv(self, minor: str) -> Path:
         return ROOT / (".venv" if minor == self.default else f".venvs/spark-{minor}")
@@ -111,7 +113,7 @@ def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step
 
 def stages(v: Versions) -> dict[str, Stage]:
     """Every stage, in the order ``--list`` shows them."""
-    newest_delta, d = v.delta[-1], v.default
+    newest_delta, newest_iceberg, d = v.delta[-1], v.iceberg[-1], v.default
     delta_env = {"BLOOMPARQUET_DELTA": "1"}
 
     def other_minor(minor: str | None) -> bool:
@@ -223,6 +225,29 @@ def stages(v: Versions) -> dict[str, Stage]:
             needs_all_sparks=lambda m: newest_delta != d,
         ),
         Stage(
+            "iceberg",
+            f"Apache Iceberg: the whole suite on the newest minor with an Iceberg runtime ({newest_iceberg})",
+            lambda m, x: [
+                _pytest(v, m or newest_iceberg, ["-q", *_tests("tests/iceberg", x)], BLOOMPARQUET_ICEBERG="1")
+            ],
+            minors=lambda vs: vs.iceberg,
+            needs_all_sparks=lambda m: (m or newest_iceberg) != d,
+        ),
+        Stage(
+            "iceberg-cluster",
+            f"Apache Iceberg's tests marked cluster, executors in JVMs of their own ({newest_iceberg})",
+            lambda m, x: [
+                _pytest(
+                    v,
+                    newest_iceberg,
+                    ["-q", "-m", "cluster", *_tests("tests/iceberg", x)],
+                    BLOOMPARQUET_ICEBERG="1",
+                    BLOOMPARQUET_MASTER=CLUSTER,
+                )
+            ],
+            needs_all_sparks=lambda m: newest_iceberg != d,
+        ),
+        Stage(
             "s3a",
             "Hadoop's S3A client against a local S3 server: request counts, listings, every route (one JVM)",
             lambda m, x: [_pytest(v, d, ["-q", "-m", "not cluster", *_tests("tests/s3a", x)], BLOOMPARQUET_S3A="1")],
@@ -280,12 +305,14 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
             Run("connect", oldest),
             Run("s3a"),
             Run("delta-cluster"),
+            Run("iceberg-cluster"),
         ],
         [
             Run("release"),
             Run("packaging"),
             Run("cross-version", newest_other),
             *([Run("delta", v.delta[0])] if len(v.delta) > 1 else []),
+            Run("iceberg"),
             Run("s3a-connect"),
         ],
     ]

@@ -1,5 +1,5 @@
 """The user guide's compatibility table says what project/spark-versions.properties pins: one row
-per supported Spark minor, with its tested release, Scala binary version and Delta Lake release."""
+per supported Spark minor, with its tested release, Scala binary version, Delta Lake and Iceberg releases."""
 
 from __future__ import annotations
 
@@ -29,4 +29,5 @@ def test_the_table_matches_the_pins() -> None:
         minor = row[0]
         scala = ".".join(pins[f"scala.{minor}"].split(".")[:2])
         delta = pins.get(f"delta.{minor}", "none yet")
-        assert row[1:4] == [pins[minor], scala, delta], (minor, row)
+        iceberg = pins.get(f"iceberg.{minor}", "none yet")
+        assert row[1:5] == [pins[minor], scala, delta, iceberg], (minor, row)

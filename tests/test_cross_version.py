@@ -198,6 +198,23 @@ def test_a_paths_schema_is_sparks_and_a_stored_one_needs_no_job(spark, written: 
     assert jobs >= 1
 
 
+def test_iceberg_reads_are_refused_without_iceberg(spark) -> None:
+    """No Iceberg runtime on this session's class path: the conf fails every query, saying what is missing
+    (where Iceberg publishes no runtime for the minor, that it has none); off, nothing changes."""
+    minor = ".".join(pyspark.__version__.split(".")[:2])
+    properties = (Path(__file__).resolve().parents[1] / "project" / "spark-versions.properties").read_text()
+    release = re.search(rf"^iceberg\.{re.escape(minor)}=(\S+)$", properties, re.M)
+    why = "Apache Iceberg is not on the class path" if release else f"publishes no release for Spark {minor}"
+    with (
+        spark_conf(spark, {"spark.bloomparquet.iceberg.enabled": "true"}),
+        pytest.raises(Exception, match=f"spark.bloomparquet.iceberg.enabled=true is refused: .*{why}"),
+    ):
+        spark.range(3).where("id = 1").collect()
+    assert spark.range(3).where("id = 1").count() == 1
+    package = bp.iceberg_package()
+    assert package == (release and f"org.apache.iceberg:iceberg-spark-runtime-{minor}_2.13:{release.group(1)}")
+
+
 def test_delta_reads_are_refused_without_delta(spark) -> None:
     """No Delta on this session's class path: the conf fails every query, saying what is missing (on the
     default Spark, 4.3, that Delta Lake has no release for it); off, nothing changes."""

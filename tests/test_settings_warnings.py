@@ -25,7 +25,7 @@ def warnings(spark):
 def test_an_unknown_setting_is_named_with_the_closest_known_one(spark, warnings, tmp_path: Path) -> None:
     spark.range(10).write.parquet(str(tmp_path / "t"))
     for key, closest in [
-        ("spark.bloomparquet.iceberg.enabled", "spark.bloomparquet.delta.enabled"),
+        ("spark.bloomparquet.icebreg.enabled", "spark.bloomparquet.iceberg.enabled"),
         ("spark.bloomparquet.planing.threads", "spark.bloomparquet.planning.threads"),
     ]:
         with spark_conf(spark, {key: "true"}):

@@ -118,10 +118,36 @@ def delta_package(spark_version: str | None = None) -> str | None:
     >>> bp.delta_package("3.5.7")
     'io.delta:delta-spark_2.12:3.3.2'
     """
+    return _format_package("delta", spark_version)
+
+
+def iceberg_package(spark_version: str | None = None) -> str | None:
+    """The Apache Iceberg Spark runtime the jar for a Spark version is built against, as ``spark.jars.packages`` takes it.
+
+    Parameters
+    ----------
+    spark_version : str, optional
+        A Spark version such as ``"4.1.4"``; by default the installed ``pyspark.__version__``.
+
+    Returns
+    -------
+    str or None
+        A Maven coordinate such as ``"org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0"``; None where
+        the jar for that Spark minor has no Iceberg support.
+
+    Examples
+    --------
+    >>> bp.iceberg_package("4.1.4")
+    'org.apache.iceberg:iceberg-spark-runtime-4.1_2.13:1.12.0'
+    """
+    return _format_package("iceberg", spark_version)
+
+
+def _format_package(table_format: str, spark_version: str | None) -> str | None:
     import zipfile
 
     with zipfile.ZipFile(jar_path(spark_version)) as jar:
         try:
-            return jar.read("io/bloomparquet/delta-package.txt").decode().strip() or None
+            return jar.read(f"io/bloomparquet/{table_format}-package.txt").decode().strip() or None
         except KeyError:
             return None

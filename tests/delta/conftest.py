@@ -10,7 +10,6 @@ release for: a process holds one SparkContext, and the default Spark (4.3) has n
 from __future__ import annotations
 
 import os
-import pwd
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import pyspark
 import pytest
 
-from ..spark_conf import CLUSTER_EXECUTORS
+from ..spark_conf import CLUSTER_EXECUTORS, packages_on_executors
 
 PROPERTIES = Path(__file__).resolve().parents[2] / "project" / "spark-versions.properties"
 DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
@@ -62,14 +61,9 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     master = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")
     if master.startswith("local-cluster"):
         conf.update(CLUSTER_EXECUTORS)
-        # Delta's UDFs fail to deserialize on executors that got Delta through spark.jars.packages alone
-        # (delta-io/delta#1419): its jars, as Spark's package resolution stores them, on their class path too.
-        group, artifact, version = package.split(":")
-        # Spark resolves packages under the JVM's user.home: the password database's home, not $HOME.
-        home = Path(pwd.getpwuid(os.getuid()).pw_dir)
-        jars = home / (".ivy2.5.2" if int(pyspark.__version__.split(".")[0]) >= 4 else ".ivy2") / "jars"
-        storage = f"{group}_delta-storage-{version}.jar"
-        conf["spark.executor.extraClassPath"] = f"{jars / f'{group}_{artifact}-{version}.jar'}:{jars / storage}"
+        # Delta's UDFs fail to deserialize on executors that got Delta through spark.jars.packages alone.
+        _, _, version = package.split(":")
+        conf.update(packages_on_executors([package, f"io.delta:delta-storage:{version}"]))
     session = bp.session(master=master, **conf)
     yield session
     session.stop()

@@ -1,6 +1,7 @@
 package io.bloomparquet
 
 import io.bloomparquet.delta.{DeltaReads, DeltaRetrofit, DeltaTableFilters}
+import io.bloomparquet.iceberg.IcebergReads
 import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, PrunedV1Scans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnpaidKeySets, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
@@ -19,6 +20,9 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     // Drops the runtime filters whose keys are too many for the files' filters to prune.
     extensions.injectPlannerStrategy(_ => UnpaidKeySets)
+    // Prunes Iceberg scans' data files (spark.bloomparquet.iceberg.enabled) as Spark plans them: after Iceberg's
+    // own planning, which Spark's optimizer runs after every rule an extension can inject.
+    extensions.injectPlannerStrategy(IcebergReads.strategy(_))
     // Plans catalog tables, SQL on paths and (opted in) plain Parquet through the V2 scan.
     extensions.injectOptimizerRule(V2ScanRoute(_))
     // Turns a Delta table's bloom.* properties into filters every writer of the table writes.

@@ -152,6 +152,11 @@ object OptionRegistry {
       "group, and their tasks read only the row groups the filters kept; refused on a Spark minor Delta Lake has " +
       "no release for")
 
+  val IcebergEnabled: OptionSpec[Boolean] = OptionSpec("spark.bloomparquet.iceberg.enabled", Bool, Some(false), Seq(Sql),
+    "Apache Iceberg reads (catalog tables, format iceberg, time travel, branches) skip, before any task starts, the " +
+      "data files Iceberg's own planning kept whose bloom filters (matched by field id) rule out every row group; " +
+      "refused on a Spark minor Iceberg publishes no Spark runtime for")
+
   val KeySetMaxBytes: OptionSpec[Long] = OptionSpec("spark.bloomparquet.keySet.maxBytes", IntRange(0, Long.MaxValue),
     Some(10L << 20), Seq(Sql),
     "joins and IN (subquery) whose key side is estimated at most this many bytes give the " +
@@ -164,7 +169,7 @@ object OptionRegistry {
     ReadMegabytesPerSecond, ReadDriverMegabytesPerSecond, ReadParallelRanges, SparkPushdownKey, Columns, Fpp,
     ColumnFpp, ColumnNdv, SizingKey, FoldMaxNdv, Overwrite, CacheMaxMb, PlanningThreads, PlanningDistributed,
     PlanningJobMillis,
-    SqlPlanTimePruning, SqlParquet, DeltaEnabled, KeySetMaxBytes)
+    SqlPlanTimePruning, SqlParquet, DeltaEnabled, IcebergEnabled, KeySetMaxBytes)
 
   def inScope(scope: Scope): Seq[OptionSpec[_]] = all.filter(_.scopes.contains(scope))
 }

@@ -17,9 +17,9 @@ object BloomPredicate {
 
   /**
    * `column IN (values)`: values are non-null Catalyst internal values of `dataType`. `fieldIds`,
-   * where given, are the Parquet field ids the column's path must carry, level by level (a reader
-   * matching columns by id, as Delta's column mapping in `id` mode does): a file whose column of
-   * that name carries other ids, or none, is not probed.
+   * where given, are the Parquet field ids of the column's path, level by level, for a reader that
+   * matches columns by id (Delta's column mapping in `id` mode, Iceberg): a file's column is the one
+   * carrying those ids whatever its name there, and a file with no such column is not probed.
    */
   final case class ColumnIn(path: Seq[String], dataType: DataType, values: IndexedSeq[Any], fieldIds: Seq[Int] = Nil)
       extends BloomPredicate {

@@ -46,12 +46,13 @@ object CompiledPredicate {
     case AllOf(cs) => And(cs.map(compile(_, schema, caseSensitive, shared)))
     case AnyOf(cs) => Or(cs.map(compile(_, schema, caseSensitive, shared)))
     case ColumnIn(path, dataType, values, fieldIds) =>
-      ColumnResolver.parquet(schema, path, caseSensitive) match {
+      // A reader matching by field id reads the column carrying the ids, whatever its name in this file.
+      val resolved =
+        if (fieldIds.isEmpty) ColumnResolver.parquet(schema, path, caseSensitive) else ColumnResolver.parquetByIds(schema, fieldIds)
+      resolved match {
         // A column missing from this file reads as null; we keep rather than reason about it
         // (and about an ambiguous or repeated one, which we do not probe).
         case Left(_) => Const(true)
-        // Found by name, but a reader matching by id would read another column (or none) there.
-        case Right(leaf) if fieldIds.nonEmpty && idsAlong(schema, leaf.path) != fieldIds.map(Some(_)) => Const(true)
         case Right(leaf) =>
           val primitive = leaf.primitive
           LiteralEncoder.encode(dataType, values, primitive) match {
@@ -64,8 +65,4 @@ object CompiledPredicate {
           }
       }
   }
-
-  /** The field id of each level of `path` in `schema` (None where a level has none). */
-  private def idsAlong(schema: MessageType, path: Seq[String]): Seq[Option[Int]] =
-    path.indices.map(i => Option(schema.getType(path.take(i + 1): _*).getId).map(_.intValue))
 }

@@ -58,6 +58,26 @@ object ColumnResolver {
     }
   }
 
+  /**
+   * The leaf whose fields carry `ids` level by level (a reader matching columns by field id, as
+   * Iceberg's and Spark's with `spark.sql.parquet.fieldId.read.enabled` do, whatever the names),
+   * refused when inside a repeated field; several such leaves (ids repeated) resolve to nothing.
+   */
+  def parquetByIds(schema: MessageType, ids: Seq[Int]): Either[Unresolved, ParquetLeaf] = {
+    require(ids.nonEmpty, "an empty field id path")
+    val columns = schema.getColumns.asScala.toIndexedSeq
+    def idsAlong(path: Array[String]): Seq[Option[Int]] =
+      path.indices.map(i => Option(schema.getType(path.take(i + 1): _*).getId).map(_.intValue))
+    val wanted = ids.map(Some(_))
+    columns.indices.filter(i => columns(i).getPath.length == ids.length && idsAlong(columns(i).getPath) == wanted) match {
+      case Seq(i) =>
+        val found = ParquetLeaf(i, columns(i))
+        if (found.descriptor.getMaxRepetitionLevel > 0) Left(Repeated(found.path)) else Right(found)
+      case Seq() => Left(Missing(Nil, Nil))
+      case many => Left(Ambiguous(Nil, many.map(columns(_).getPath.mkString("."))))
+    }
+  }
+
   /** The index in `leaves` (leaf column paths, e.g. a row group's chunks) of the one at `path`. */
   def leaf(leaves: Seq[Seq[String]], path: Seq[String], caseSensitive: Boolean): Either[Unresolved, Int] = {
     require(path.nonEmpty, "an empty column path")

@@ -50,6 +50,7 @@ class OptionsSuite extends munit.FunSuite {
     "spark.bloomparquet.sql.planTimePruning" -> (("false", false), Some("off")),
     "spark.bloomparquet.parquet.enabled" -> (("TRUE", true), Some("yes")),
     "spark.bloomparquet.delta.enabled" -> (("false", false), Some("on")),
+    "spark.bloomparquet.iceberg.enabled" -> (("true", true), Some("1")),
     "spark.bloomparquet.keySet.maxBytes" -> (("1048576", 1048576L), Some("-1")))
 
   private def keyGiven(spec: OptionSpec[_]): String = spec.key.replace(OptionSpec.ColumnPlaceholder, "id")
@@ -154,13 +155,13 @@ class OptionsSuite extends munit.FunSuite {
 
 class UnknownSettingsSuite extends munit.FunSuite {
   test("an unknown spark.bloomparquet setting is named with the closest known one; known and deprecated keys are not") {
-    val warnings = UnknownSettings.of(Seq("spark.bloomparquet.iceberg.enabled", "spark.bloomparquet.parquet.enabled",
+    val warnings = UnknownSettings.of(Seq("spark.bloomparquet.icebreg.enabled", "spark.bloomparquet.parquet.enabled",
         "spark.bloomparquet.Cache.MaxMb", "spark.bloomparquet.planning.distributedThreshold", "spark.sql.shuffle.partitions",
         "spark.bloomparquet.planing.threads"))
     assertEquals(warnings.size, 2, warnings)
     assert(
-      warnings.head.startsWith("bloomparquet: unknown setting 'spark.bloomparquet.iceberg.enabled' has no effect; " +
-        "did you mean 'spark.bloomparquet.delta.enabled'?"), warnings.head)
+      warnings.head.startsWith("bloomparquet: unknown setting 'spark.bloomparquet.icebreg.enabled' has no effect; " +
+        "did you mean 'spark.bloomparquet.iceberg.enabled'?"), warnings.head)
     assert(warnings(1).contains("'spark.bloomparquet.planing.threads' has no effect; did you mean " +
         "'spark.bloomparquet.planning.threads'?"), warnings(1))
   }

@@ -8,8 +8,8 @@ import org.apache.spark.sql.types.LongType
 
 /**
  * A probe that carries field ids (a reader matching columns by id: Delta's column mapping in
- * `id` mode) binds to a file's column of its name only where that column carries those ids at
- * every level; elsewhere the file's column is another one (or unknown) to such a reader.
+ * `id` mode, Iceberg) binds to the file's column carrying those ids at every level, whatever its
+ * name there (a renamed column); a file with no such column is not probed.
  */
 class FieldIdProbesSuite extends munit.FunSuite {
 
@@ -28,11 +28,23 @@ class FieldIdProbesSuite extends munit.FunSuite {
     assert(compiled(Seq("s", "x"), Seq(3, 4)).isInstanceOf[Leaf])
   }
 
-  test("other ids at any level, or none: not probed") {
-    assertEquals(compiled(Seq("k"), Seq(2)), Const(true))
+  test("the ids decide, not the name: the column carrying them is probed") {
+    assertEquals(compiled(Seq("k"), Seq(2)), compiled(Seq("v"), Seq(2)))
+    assertEquals(compiled(Seq("plain"), Seq(1)), compiled(Seq("k"), Seq(1)))
+    assertEquals(compiled(Seq("renamed", "y"), Seq(3, 4)), compiled(Seq("s", "x"), Seq(3, 4)))
+  }
+
+  test("no column carries the ids at every level: not probed") {
     assertEquals(compiled(Seq("s", "x"), Seq(3, 5)), Const(true))
     assertEquals(compiled(Seq("s", "x"), Seq(9, 4)), Const(true))
-    assertEquals(compiled(Seq("plain"), Seq(1)), Const(true))
+    assertEquals(compiled(Seq("k"), Seq(3)), Const(true)) // a group's id
+    assertEquals(compiled(Seq("k"), Seq(4)), Const(true)) // a nested leaf's id, asked at the top level
+  }
+
+  test("an id two columns carry (a broken writer): not probed") {
+    val twice = Types.buildMessage().required(INT64).id(1).named("a").required(INT64).id(1).named("b").named("m")
+    assertEquals(CompiledPredicate.compile(ColumnIn(Seq("a"), LongType, IndexedSeq(7L), Seq(1)), twice, caseSensitive = true),
+      Const(true))
   }
 
   test("no ids asked: matched by name as always") {

@@ -1,0 +1,77 @@
+package io.bloomparquet.iceberg.impl
+
+import scala.jdk.CollectionConverters._
+
+import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.ReadSettings
+import io.bloomparquet.planning.FileKey
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates}
+import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
+import org.apache.iceberg.{FileFormat, FileScanTask, PartitionScanTask}
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.expressions.{Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.planning.PhysicalOperation
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
+
+/**
+ * Apache Iceberg reads with `spark.bloomparquet.iceberg.enabled`: of the data files Iceberg's own
+ * planning kept for a batch scan (partition and metrics pruning, with the filters Spark pushed to
+ * it), those whose bloom filters rule out every row group are dropped before any task starts. Only
+ * ever a subset of Iceberg's choice: a file we cannot read, a file that is not Parquet, or a
+ * predicate on anything but the files' data columns keeps files. Columns are matched by field id
+ * ([[FieldIdColumns]]). Delete files are never judged: they stay with the data files they apply to,
+ * and a dropped data file holds no row the query keeps, deleted or not.
+ *
+ * Applied to one plan node at a time, as Spark plans it (the extension's strategy): Spark builds
+ * Iceberg's scan (and pushes its filters) in an optimizer batch after every rule an extension can
+ * inject, and asks it for its batch only when planning the physical scan. Scans of row-level
+ * operations (DELETE, UPDATE, MERGE) are left to Iceberg: which files they read is part of the write.
+ */
+final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPlan] with PredicateHelper with Logging {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    plan match {
+      // Projections and filters over the scan, as Spark's scan strategy plans them: at the top one.
+      case PhysicalOperation(_, filters, scan: DataSourceV2ScanRelation)
+          if filters.nonEmpty && IcebergScanTasks.reachable(scan.scan) && !IcebergScanTasks.ofRowLevelOperation(scan.relation.table) =>
+        prune(filters.flatMap(splitConjunctivePredicates), scan)
+      case _ =>
+    }
+    plan
+  }
+
+  private def prune(conditions: Seq[Expression], relation: DataSourceV2ScanRelation): Unit = {
+    val settings = ReadSettings.resolve(relation.relation.options, SessionReadConfs.of(spark))
+    val usable = conditions.filter(c => c.deterministic && !SubqueryExpression.hasSubquery(c) && c.references.subsetOf(relation.outputSet))
+    val scan = relation.scan
+    val byId = new FieldIdColumns(IcebergScanTasks.projection(scan), settings.caseSensitive)
+    for (predicate <- CatalystPredicates.fromFilters(usable).flatMap(byId(_)) if settings.bloom.enabled) {
+      val started = System.nanoTime()
+      val tasks = IcebergScanTasks.tasks(scan)
+      val judged: Map[PartitionScanTask, FileKey] =
+        tasks.collect { case t: FileScanTask if t.file.format == FileFormat.PARQUET => (t: PartitionScanTask) -> key(t) }.toMap
+      val kept = keptFiles(judged.values.toSeq.distinct, predicate, relation.relation.options.asCaseSensitiveMap.asScala.toMap,
+        settings)
+      val left = tasks.filter(t => judged.get(t).forall(kept))
+      if (left.size < tasks.size) IcebergScanTasks.keepOnly(scan, left)
+      logInfo(s"bloomparquet: ${relation.relation.name}: ${tasks.size - left.size} of ${tasks.size} data files ruled out by " +
+        s"their bloom filters ($predicate) in ${(System.nanoTime() - started) / 1000000} ms")
+    }
+  }
+
+  /** Iceberg's data files are never rewritten in place: its path and size name one file version. */
+  private def key(task: FileScanTask): FileKey = FileKey(task.file.location, task.file.fileSizeInBytes, 0L)
+
+  private def keptFiles(files: Seq[FileKey], predicate: BloomPredicate, options: Map[String, String],
+      settings: ReadSettings): FileKey => Boolean =
+    if (predicate == BloomPredicate.NoMatch) _ => false
+    else {
+      val pruned = SplitPruning.prunedFiles(PruningSite.Planning(spark, None, tasksJudge = false), files, predicate,
+        SparkCompat.newHadoopConf(spark, options), settings)
+      pruned.kept
+    }
+
+}

@@ -1,0 +1,246 @@
+"""Apache Iceberg reads with ``spark.bloomparquet.iceberg.enabled``: every query differential against
+Iceberg alone (the conf off) and against the table's rows filtered in Python, over the read routes
+(``spark.table``, SQL, ``format("iceberg")``, views, a JDBC catalog) and Iceberg's features (field ids
+across renames and re-added columns, type promotion, position deletes and deletion vectors, time
+travel, branches, metadata tables and columns, format versions 1-3). Files are written by Spark with
+Iceberg's writer and its own bloom filters (parquet-java's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bloomparquet as bp
+
+from ..spark_conf import rows, spark_conf
+from .tables import FILES, ROWS_PER_FILE, bloom_properties, create_events
+
+pytestmark = pytest.mark.spark
+
+ON = {"spark.bloomparquet.iceberg.enabled": "true"}
+OFF = {"spark.bloomparquet.iceberg.enabled": "false"}
+KEYS = 3 * ROWS_PER_FILE * FILES
+
+
+def both(spark, query: Callable[[], Any]) -> tuple[list[tuple[Any, ...]], dict[str, int], dict[str, int]]:
+    """``query``'s rows with the conf on, checked equal to Iceberg alone's; the scan metrics of each."""
+    with spark_conf(spark, OFF):
+        df = query()
+        expected = rows(df)
+        alone = bp.scan_metrics(df)
+    with spark_conf(spark, ON):
+        df = query()
+        got = rows(df)
+        ours = bp.scan_metrics(df)
+    assert got == expected
+    # Never more work than Iceberg alone: the same files or fewer, never more rows decoded.
+    assert ours["tasks"] <= alone["tasks"] and ours.get("numOutputRows", 0) <= alone.get("numOutputRows", 0), (
+        ours,
+        alone,
+    )
+    return got, ours, alone
+
+
+@pytest.fixture(scope="module")
+def events(spark) -> str:
+    create_events(spark, "lake.db.events")
+    return "lake.db.events"
+
+
+@pytest.fixture(scope="module")
+def all_rows(spark, events: str) -> list[Any]:
+    with spark_conf(spark, OFF):
+        return spark.table(events).collect()
+
+
+@pytest.mark.cluster
+def test_point_miss_plans_no_task(spark, events: str) -> None:
+    # Within every file's range: statistics keep files, bloom filters none.
+    for where in ("k = 4", "k IN (4, 5, 8)", "s = 'u4'", "s = 'u4' AND st.b = 'b4'"):
+        got, ours, alone = both(spark, lambda w=where: spark.table(events).where(w))
+        assert got == [] and ours["tasks"] == 0 < alone["tasks"], (where, ours, alone)
+    # Outside every file's range: statistics rule them all out already.
+    for where in ("st.a = 7920", f"k = {KEYS + 3}"):
+        got, ours, alone = both(spark, lambda w=where: spark.table(events).where(w))
+        assert got == [] and ours["tasks"] == alone["tasks"] == 0, (where, ours, alone)
+
+
+def test_point_hit_keeps_its_file(spark, events: str) -> None:
+    got, ours, alone = both(spark, lambda: spark.table(events).where("k = 3003"))
+    assert [r[0] for r in got] == [3003]
+    # Iceberg's statistics kept the files whose ranges hold the key (one); bloom keeps that one.
+    assert 1 <= ours["tasks"] <= alone["tasks"], (ours, alone)
+    got, ours, alone = both(spark, lambda: spark.table(events).where("s = 'u3003'"))
+    # Strings are unsorted across files: statistics keep every file, bloom filters one (FPP 1 %, 5 others).
+    assert [r[0] for r in got] == [3003] and ours["tasks"] < alone["tasks"], (ours, alone)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    present=st.lists(st.integers(0, KEYS // 3 - 1).map(lambda i: 3 * i), max_size=4),
+    absent=st.lists(st.integers(0, KEYS).filter(lambda k: k % 3 != 0), max_size=6),
+    shape=st.sampled_from(["in", "or_string", "and_struct", "null_safe"]),
+)
+def test_lookups_are_iceberg_alone_and_the_rows_themselves(
+    spark, events: str, all_rows, present, absent, shape
+) -> None:
+    keys = present + absent
+    if not keys:
+        return
+    listed = ", ".join(map(str, keys))
+    where, keep = {
+        "in": (f"k IN ({listed})", lambda r: r.k in keys),
+        "or_string": (
+            f"k = {keys[0]} OR s IN ({', '.join(repr(f'u{k}') for k in keys[1:]) or 'NULL'})",
+            lambda r: r.k == keys[0] or r.s in {f"u{k}" for k in keys[1:]},
+        ),
+        "and_struct": (
+            f"k IN ({listed}) AND st.a = {keys[0] % 7919}",
+            lambda r: r.k in keys and r.st.a == keys[0] % 7919,
+        ),
+        "null_safe": (f"k <=> {keys[0]}", lambda r: r.k == keys[0]),
+    }[shape]
+    got, _, _ = both(spark, lambda: spark.table(events).where(where))
+    assert got == sorted((tuple(r) for r in all_rows if keep(r)), key=repr), where
+
+
+@pytest.mark.cluster
+def test_every_route(spark, events: str) -> None:
+    spark.table(events).createOrReplaceTempView("events_view")
+    routes = {
+        "table": lambda w: spark.table(events).where(w),
+        "sql": lambda w: spark.sql(f"SELECT * FROM {events} WHERE {w}"),
+        "format": lambda w: spark.read.format("iceberg").load(events).where(w),
+        "view": lambda w: spark.sql(f"SELECT k, s FROM events_view WHERE {w}"),
+        "subquery": lambda w: spark.sql(f"SELECT count(*) FROM (SELECT * FROM {events} WHERE {w}) t"),
+    }
+    for name, route in routes.items():
+        got, ours, _ = both(spark, lambda r=route: r("k = 4"))
+        assert ours["tasks"] == 0, name
+        got, _, _ = both(spark, lambda r=route: r("k IN (3003, 4)"))
+        assert got != [], name
+
+
+def test_a_jdbc_catalog_on_sqlite(spark) -> None:
+    create_events(spark, "jlake.db.events")
+    got, ours, _ = both(spark, lambda: spark.sql("SELECT * FROM jlake.db.events WHERE k = 4"))
+    assert got == [] and ours["tasks"] == 0
+    got, _, _ = both(spark, lambda: spark.sql("SELECT k FROM jlake.db.events WHERE s = 'u9'"))
+    assert got == [(9,)]
+
+
+def test_renamed_and_readded_columns_are_matched_by_field_id(spark) -> None:
+    t = "lake.db.evolving"
+    create_events(spark, t)
+    spark.sql(f"ALTER TABLE {t} RENAME COLUMN k TO key")
+    spark.sql(f"ALTER TABLE {t} DROP COLUMN s")
+    spark.sql(f"ALTER TABLE {t} ADD COLUMN s STRING")
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('write.parquet.bloom-filter-enabled.column.s' = 'true')")
+    spark.sql(f"INSERT INTO {t} VALUES (1, named_struct('a', 1, 'b', 'x'), 'u3')")
+    # Written before the rename: the files' column is `k`, found by its id.
+    got, _, _ = both(spark, lambda: spark.table(t).where("key = 3003"))
+    assert [r[0] for r in got] == [3003]
+    got, ours, _ = both(spark, lambda: spark.table(t).where("key = 4"))
+    assert got == [] and ours["tasks"] == 0
+    # The re-added `s` is another column: the old files' `s` (u3 is there) is not it.
+    got, _, _ = both(spark, lambda: spark.table(t).where("s = 'u3'"))
+    assert [r[0] for r in got] == [1]
+    got, _, _ = both(spark, lambda: spark.table(t).where("s = 'u6'"))
+    assert got == []
+
+
+def test_type_promotion_hashes_by_the_files_type(spark) -> None:
+    t = "lake.db.promoted"
+    spark.sql(f"DROP TABLE IF EXISTS {t}")
+    spark.sql(f"CREATE TABLE {t} (k INT, f FLOAT) USING iceberg TBLPROPERTIES ({bloom_properties(['k', 'f'])})")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id * 3 AS INT), CAST(id AS FLOAT) / 4 FROM range(2000)")
+    spark.sql(f"ALTER TABLE {t} ALTER COLUMN k TYPE BIGINT")
+    spark.sql(f"ALTER TABLE {t} ALTER COLUMN f TYPE DOUBLE")
+    spark.sql(f"INSERT INTO {t} VALUES (6000000000, 0.1D)")
+    for where, n in [
+        ("k = 300", 1),
+        ("k = 6000000000", 1),
+        ("k = 4", 0),
+        ("k = 4294967299", 0),
+        ("f = 0.25", 1),
+        ("f = 0.1", 1),
+    ]:
+        got, _, _ = both(spark, lambda w=where: spark.table(t).where(w))
+        assert len(got) == n, where
+    _, ours, _ = both(spark, lambda: spark.table(t).where("k = 4"))
+    assert ours["tasks"] == 0, ours
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("format_version", [1, 2, 3])
+def test_deletes_still_apply(spark, format_version: int) -> None:
+    """v1 rewrites files (copy-on-write); v2 writes position delete files, v3 deletion vectors."""
+    t = f"lake.db.deleted_v{format_version}"
+    create_events(spark, t, format_version)
+    with spark_conf(spark, ON):
+        spark.sql(f"DELETE FROM {t} WHERE k IN (3003, 9009) OR s = 'u12'")
+        spark.sql(f"UPDATE {t} SET s = 'changed' WHERE k = 15")
+    for where, n in [
+        ("k = 3003", 0),
+        ("k = 3006", 1),
+        ("s = 'u12'", 0),
+        ("s = 'changed'", 1),
+        ("k = 15", 1),
+        ("k = 4", 0),
+    ]:
+        got, ours, _ = both(spark, lambda w=where: spark.table(t).where(w))
+        assert len(got) == n, where
+    assert both(spark, lambda: spark.table(t))[0].__len__() == ROWS_PER_FILE * FILES - 3
+
+
+def test_time_travel_and_branches(spark) -> None:
+    t = "lake.db.travel"
+    create_events(spark, t)
+    first = spark.sql(f"SELECT snapshot_id, committed_at FROM {t}.snapshots ORDER BY committed_at").collect()
+    spark.sql(f"ALTER TABLE {t} CREATE BRANCH dev")
+    spark.sql(f"INSERT INTO {t}.branch_dev VALUES (4, 'u4', named_struct('a', 4, 'b', 'b4'))")
+    spark.sql(f"DELETE FROM {t} WHERE k = 3")
+    oldest, at = first[0].snapshot_id, first[0].committed_at
+    cases = {
+        "version": (lambda: spark.sql(f"SELECT * FROM {t} VERSION AS OF {oldest} WHERE k IN (3, 4, 9003)"), [3]),
+        "versionAsOf": (lambda: spark.read.option("versionAsOf", oldest).table(t).where("k IN (3, 4)"), [3]),
+        "timestamp": (lambda: spark.sql(f"SELECT * FROM {t} TIMESTAMP AS OF '{at}' WHERE k IN (3, 4)"), [3]),
+        "branch": (lambda: spark.table(f"{t}.branch_dev").where("k IN (3, 4)"), [3, 4]),
+        "branch option": (lambda: spark.read.option("branch", "dev").table(t).where("k = 4"), [4]),
+        "main": (lambda: spark.table(t).where("k IN (3, 4)"), []),
+    }
+    for name, (query, keys) in cases.items():
+        got, _, _ = both(spark, query)
+        assert sorted(r[0] for r in got) == keys, name
+
+
+def test_metadata_tables_and_columns_are_left_alone(spark, events: str) -> None:
+    files = both(
+        spark, lambda: spark.sql(f"SELECT file_path FROM {events}.files WHERE record_count = {ROWS_PER_FILE}")
+    )[0]
+    assert len(files) == FILES
+    one = files[0][0]
+    got, _, _ = both(spark, lambda: spark.sql(f"SELECT k, _pos FROM {events} WHERE _file = '{one}' AND _pos = 0"))
+    assert len(got) == 1
+    got, _, _ = both(spark, lambda: spark.sql(f"SELECT k FROM {events} WHERE _file = '{one}' AND k = 4"))
+    assert got == []
+
+
+def test_off_is_iceberg_alone(spark, events: str) -> None:
+    """Without the conf, with bloom pruning off for the session, or for the read, Iceberg plans every file it kept."""
+
+    def tasks(conf: dict[str, str], **options: str) -> int:
+        with spark_conf(spark, conf):
+            df = spark.read.options(**options).table(events).where("k = 4")
+            df.collect()
+            return bp.scan_metrics(df)["tasks"]
+
+    off = tasks(OFF)
+    assert off > 0
+    assert tasks({**ON, "spark.bloomparquet.read.enabled": "false"}) == off
+    assert tasks(ON, **{"bloom.enabled": "false"}) == off
+    assert tasks(ON) == 0
