@@ -18,7 +18,9 @@ Iceberg's NDV property for a file's keys at FPP 1 %. Then, per query and way, be
 an object store costs a request: Iceberg's manifests, footers and filters pay it, in tasks or
 while planning.
 
-Reported: wall time, the ratio, tasks, rows the scan decoded, and the bound a file without any of
+Queries: point miss and hit, an email hit, IN 10 present keys (each in another file), a join with 10
+keys the driver holds (a Python list: pruned while planning), a full scan and a range predicate
+nothing can prune with a filter. Reported: wall time, the ratio, tasks, rows the scan decoded, and the bound a file without any of
 the n probed values survives filters of false-positive rate p with: 1 - (1 - p)^n. Rows are
 checked equal between the ways.
 """
@@ -118,13 +120,17 @@ def main() -> int:
         slow_store.set_latency(spark, args.latency_ms)
 
     present = key(12345)
-    ten = ", ".join(str(key(i * 9973)) for i in range(10))
+    # Ten present keys, one in each of ten files (a file holds a run of ids).
+    spread = [key(i * (args.rows // 10) + 12345) for i in range(10)]
+    ten = ", ".join(map(str, spread))
+    spark.createDataFrame([(k,) for k in spread], "k BIGINT").createOrReplaceTempView("few_keys")
     queries: dict[str, tuple[str, int]] = {
         # Odd: never written, and inside every file's min/max (statistics keep every file).
         "point miss": (f"SELECT * FROM {table} WHERE k = {present + 1}", 1),
         "point hit": (f"SELECT * FROM {table} WHERE k = {present}", 1),
         "email hit": (f"SELECT * FROM {table} WHERE email = 'user-777@mail.example'", 1),
         "IN 10 present": (f"SELECT * FROM {table} WHERE k IN ({ten})", 10),
+        "key-set join, 10 keys from a Python list": (f"SELECT t.* FROM {table} t JOIN few_keys f ON t.k = f.k", 10),
         "full scan": (f"SELECT count(*), sum(v), max(email) FROM {table}", 0),
         "range (no filter use)": (f"SELECT count(*) FROM {table} WHERE v BETWEEN 10 AND 12", 0),
     }

@@ -37,7 +37,10 @@ def both(spark, query: Callable[[], Any]) -> tuple[list[tuple[Any, ...]], dict[s
         got = rows(df)
         ours = bp.scan_metrics(df)
     assert got == expected
-    # Never more work than Iceberg alone: the same files or fewer, never more rows decoded.
+    # Never more work than Iceberg alone: the same files or fewer, never more rows decoded. A scan adaptive
+    # execution dropped from the final plan (a join side that read nothing) planned no task there.
+    ours.setdefault("tasks", 0)
+    alone.setdefault("tasks", 0)
     assert ours["tasks"] <= alone["tasks"] and ours.get("numOutputRows", 0) <= alone.get("numOutputRows", 0), (
         ours,
         alone,
@@ -244,3 +247,95 @@ def test_off_is_iceberg_alone(spark, events: str) -> None:
     assert tasks({**ON, "spark.bloomparquet.read.enabled": "false"}) == off
     assert tasks(ON, **{"bloom.enabled": "false"}) == off
     assert tasks(ON) == 0
+
+
+@pytest.mark.cluster
+def test_key_sets_the_driver_holds_prune_a_join_side(spark, events: str) -> None:
+    """A join (or IN subquery, a semi join) with keys held in the driver reads them while planning:
+    the Iceberg side keeps only the files whose filters may hold one of them."""
+    keys = spark.createDataFrame([(3003,), (4,), (30003,)], "k BIGINT")
+    keys.createOrReplaceTempView("held_keys")
+    cases = {
+        "inner": (lambda: spark.table(events).join(keys, "k"), 2),
+        "semi": (lambda: spark.table(events).join(keys, "k", "left_semi"), 2),
+        "IN subquery": (lambda: spark.sql(f"SELECT * FROM {events} WHERE k IN (SELECT k FROM held_keys)"), 2),
+        "right outer": (lambda: keys.join(spark.table(events), "k", "left_outer"), 3),
+        "misses only": (lambda: spark.table(events).join(spark.createDataFrame([(4,), (5,)], "k BIGINT"), "k"), 0),
+    }
+    for name, (query, n) in cases.items():
+        got, ours, alone = both(spark, query)
+        assert len(got) == n, name
+        assert ours["tasks"] < alone["tasks"] or name == "right outer", (name, ours, alone)
+    _, ours, _ = both(spark, cases["misses only"][0])
+    assert ours["tasks"] == 0, ours
+    # Off: spark.bloomparquet.keySet.maxBytes=0.
+    with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):
+        _, ours, alone = both(spark, cases["misses only"][0])
+    assert ours["tasks"] == alone["tasks"] > 0, (ours, alone)
+
+
+def test_every_type_iceberg_writes_a_filter_for(spark) -> None:
+    """Each type as Iceberg stores it (timestamps in microseconds, decimals by precision as INT32, INT64 or
+    fixed bytes): a present value is found, and an absent one inside every file's range rules them all out."""
+    t = "lake.db.typed"
+    columns = {
+        "i": "INT", "l": "BIGINT", "d": "DATE", "ts": "TIMESTAMP", "ntz": "TIMESTAMP_NTZ", "d9": "DECIMAL(9, 2)",
+        "d18": "DECIMAL(18, 3)", "d38": "DECIMAL(38, 10)", "s": "STRING", "b": "BINARY", "f": "FLOAT", "x": "DOUBLE",
+    }  # fmt: skip
+    spark.sql(f"DROP TABLE IF EXISTS {t}")
+    ddl = ", ".join(f"{c} {ty}" for c, ty in columns.items())
+    spark.sql(f"CREATE TABLE {t} ({ddl}) USING iceberg TBLPROPERTIES ({bloom_properties([*columns])})")
+    for part in range(3):
+        spark.sql(f"""INSERT INTO {t} SELECT CAST(id * 2 AS INT), id * 2, date_add(DATE'2020-01-01', CAST(id * 2 AS INT)),
+            TIMESTAMP'2020-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id * 2),
+            TIMESTAMP_NTZ'2020-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id * 2),
+            CAST(id * 2 AS DECIMAL(9, 2)), CAST(id * 2 AS DECIMAL(18, 3)), CAST(id * 2 AS DECIMAL(38, 10)),
+            concat('s', id * 2), CAST(concat('b', id * 2) AS BINARY), CAST(id * 2 AS FLOAT), CAST(id * 2 AS DOUBLE)
+            FROM range({part}, 3000, 3)""")
+    probes = {
+        "i = {v}": 0, "l = {v}": 0, "d = date_add(DATE'2020-01-01', {v})": 0,
+        "ts = TIMESTAMP'2020-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, {v})": 0,
+        "ntz = TIMESTAMP_NTZ'2020-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, {v})": 0,
+        "d9 = {v}": 0, "d18 = {v}": 0, "d38 = {v}": 0, "s = 's{v}'": 0, "b = CAST('b{v}' AS BINARY)": 0,
+        "f = {v}": 0, "x = {v}": 0,
+    }  # fmt: skip
+    for probe in probes:
+        got, _, _ = both(spark, lambda p=probe: spark.table(t).where(p.format(v=2 * 1500)))
+        assert len(got) == 1, probe
+        got, ours, alone = both(spark, lambda p=probe: spark.table(t).where(p.format(v=2 * 1500 + 1)))
+        assert got == [], probe
+        probes[probe] = ours["tasks"]
+    assert all(n == 0 for n in probes.values()), probes
+
+
+def test_hidden_partitioning_and_partition_evolution(spark) -> None:
+    """Partitioned by a transform (bucket), then by another (days); a tag on the first layout. Iceberg's
+    planning prunes partitions first; bloom filters rule out the files left in each layout."""
+    t = "lake.db.partitioned"
+    spark.sql(f"DROP TABLE IF EXISTS {t}")
+    spark.sql(
+        f"CREATE TABLE {t} (k BIGINT, s STRING, at TIMESTAMP) USING iceberg PARTITIONED BY (bucket(4, s)) "
+        f"TBLPROPERTIES ({bloom_properties(['k'])})"
+    )
+    insert = f"INSERT INTO {t} SELECT id * 3, concat('u', id % 10), TIMESTAMP'2024-01-01 00:00:00' + make_interval(0, 0, 0, CAST(id % 3 AS INT), 0, 0, 0) FROM range({{}}, {{}})"
+    spark.sql(insert.format(0, 3000))
+    spark.sql(f"ALTER TABLE {t} CREATE TAG first")
+    spark.sql(f"ALTER TABLE {t} REPLACE PARTITION FIELD bucket(4, s) WITH days(at)")
+    spark.sql(insert.format(3000, 6000))
+    cases = {
+        "present, old layout": ("k = 300", 1), "present, new layout": ("k = 9000", 1), "absent": ("k = 301", 0),
+        "absent in a partition": ("k = 301 AND s = 'u1'", 0), "present in its partition": ("k = 303 AND s = 'u1'", 1),
+        "day": ("k = 9003 AND at = TIMESTAMP'2024-01-02 00:00:00'", 1),
+    }  # fmt: skip
+    for name, (where, n) in cases.items():
+        got, ours, _ = both(spark, lambda w=where: spark.table(t).where(w))
+        assert len(got) == n, name
+        assert n > 0 or ours["tasks"] == 0, (name, ours)
+    got, ours, _ = both(
+        spark, lambda: spark.sql(f"SELECT * FROM {t} VERSION AS OF 'first' WHERE k IN (300, 9000, 301)")
+    )
+    assert [r[0] for r in got] == [300]
+    got, _, _ = both(
+        spark, lambda: spark.read.option("timestampAsOf", "2999-01-01 00:00:00").table(t).where("k = 9000")
+    )
+    assert len(got) == 1

@@ -2,17 +2,20 @@ package io.bloomparquet.iceberg.impl
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide}
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.FileKey
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates}
 import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
+import io.bloomparquet.sql.KeySetSize
 import org.apache.iceberg.{FileFormat, FileScanTask, PartitionScanTask}
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{Expression, PredicateHelper, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, InSet, PredicateHelper, SubqueryExpression}
 import org.apache.spark.sql.catalyst.planning.PhysicalOperation
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 
@@ -34,13 +37,46 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     plan match {
+      // A join is planned before its sides: its keys, where the driver holds them, prune a side first.
+      case PrunableJoin(sides) => sides.foreach(keySetPruned)
       // Projections and filters over the scan, as Spark's scan strategy plans them: at the top one.
-      case PhysicalOperation(_, filters, scan: DataSourceV2ScanRelation)
-          if filters.nonEmpty && IcebergScanTasks.reachable(scan.scan) && !IcebergScanTasks.ofRowLevelOperation(scan.relation.table) =>
-        prune(filters.flatMap(splitConjunctivePredicates), scan)
+      case IcebergScan(filters, scan) if filters.nonEmpty => prune(filters, scan)
       case _ =>
     }
     plan
+  }
+
+  /**
+   * Prunes `side`, an Iceberg scan under projections and filters, with the first of the join's
+   * equalities between a column of it and the other side's keys, where those keys are held in the
+   * driver and at most `spark.bloomparquet.keySet.maxBytes` (a Python list, a pandas frame, a local
+   * relation: [[KeySetSize]]): they are read now, while planning; the join still reads them as before.
+   * Rows can't change: a row whose key is not among the keys joins with nothing on a side the join
+   * drops unmatched rows of.
+   */
+  private def keySetPruned(side: PrunableSide): Unit = side.plan match {
+    case IcebergScan(filters, scan) if KeySetMaxBytes.from(spark.conf.getOption) > 0 =>
+      side.equalities.collectFirst {
+        case (key: AttributeReference, value)
+            if scan.outputSet.contains(key) && key.dataType == value.dataType &&
+              CatalystPredicates.supported(key.dataType) && !side.keys.isStreaming &&
+              KeySetSize.atMost(side.keys, KeySetMaxBytes.from(spark.conf.getOption)) => (key, value)
+      }.foreach { case (key, value) =>
+        val keys = SparkCompat.collectRows(spark, Project(Seq(Alias(value, "key")()), side.keys))
+          .map(_.get(0, key.dataType)).filter(_ != null).distinct
+        prune(filters :+ InSet(key, keys.toSet), scan)
+      }
+    case _ =>
+  }
+
+  /** Projections and filters over an Iceberg batch scan (not a row-level operation's): the filters' conjuncts and the scan. */
+  private object IcebergScan {
+    def unapply(plan: LogicalPlan): Option[(Seq[Expression], DataSourceV2ScanRelation)] = plan match {
+      case PhysicalOperation(_, filters, scan: DataSourceV2ScanRelation)
+          if IcebergScanTasks.reachable(scan.scan) && !IcebergScanTasks.ofRowLevelOperation(scan.relation.table) =>
+        Some((filters.flatMap(splitConjunctivePredicates), scan))
+      case _ => None
+    }
   }
 
   private def prune(conditions: Seq[Expression], relation: DataSourceV2ScanRelation): Unit = {
