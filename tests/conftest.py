@@ -24,6 +24,10 @@ collect_ignore = [] if os.environ.get("BLOOMPARQUET_CONNECT") else ["connect"]
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_DELTA") else ["delta"]
 # The Apache Iceberg tests (a session with Iceberg's Spark runtime and its catalogs): BLOOMPARQUET_ICEBERG=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_ICEBERG") else ["iceberg"]
+# Iceberg over Spark Connect: both.
+collect_ignore += (
+    [] if os.environ.get("BLOOMPARQUET_ICEBERG") and os.environ.get("BLOOMPARQUET_CONNECT") else ["iceberg_connect"]
+)
 # Hadoop's S3A against a local S3 server (a session with hadoop-aws on its class path): BLOOMPARQUET_S3A=1.
 collect_ignore += [] if os.environ.get("BLOOMPARQUET_S3A") else ["s3a"]
 # S3A over Spark Connect: both.

@@ -248,6 +248,21 @@ def stages(v: Versions) -> dict[str, Stage]:
             needs_all_sparks=lambda m: newest_iceberg != d,
         ),
         Stage(
+            "iceberg-connect",
+            f"Apache Iceberg over Spark Connect ({newest_iceberg})",
+            lambda m, x: [
+                _pytest(
+                    v,
+                    newest_iceberg,
+                    ["-q", *_tests("tests/iceberg_connect", x)],
+                    BLOOMPARQUET_ICEBERG="1",
+                    BLOOMPARQUET_CONNECT="1",
+                )
+            ],
+            connect=True,
+            needs_all_sparks=lambda m: newest_iceberg != d,
+        ),
+        Stage(
             "s3a",
             "Hadoop's S3A client against a local S3 server: request counts, listings, every route (one JVM)",
             lambda m, x: [_pytest(v, d, ["-q", "-m", "not cluster", *_tests("tests/s3a", x)], BLOOMPARQUET_S3A="1")],
@@ -313,6 +328,7 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
             Run("cross-version", newest_other),
             *([Run("delta", v.delta[0])] if len(v.delta) > 1 else []),
             Run("iceberg"),
+            Run("iceberg-connect"),
             Run("s3a-connect"),
         ],
     ]

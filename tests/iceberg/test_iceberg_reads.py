@@ -339,3 +339,16 @@ def test_hidden_partitioning_and_partition_evolution(spark) -> None:
         spark, lambda: spark.read.option("timestampAsOf", "2999-01-01 00:00:00").table(t).where("k = 9000")
     )
     assert len(got) == 1
+
+
+def test_a_kept_file_reads_only_its_kept_row_groups(spark, events: str) -> None:
+    """A file of several row groups that filters keep: Iceberg splits it at its row groups' starts, and
+    only the kept row groups' splits are read (Iceberg's ``numSplits``: the splits its readers opened)."""
+    got, ours, alone = both(spark, lambda: spark.table(events).where("s = 'u3003'"))
+    assert [r[0] for r in got] == [3003]
+    assert ours["numSplits"] == 1 < alone["numSplits"], (ours, alone)
+    # Every row of the file: nothing cut.
+    got, ours, alone = both(
+        spark, lambda: spark.table(events).where(f"k >= {3 * ROWS_PER_FILE} AND k < {6 * ROWS_PER_FILE}")
+    )
+    assert len(got) == ROWS_PER_FILE and ours["numSplits"] == alone["numSplits"], (ours, alone)

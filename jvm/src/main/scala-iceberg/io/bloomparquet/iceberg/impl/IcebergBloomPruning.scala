@@ -6,7 +6,7 @@ import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.FileKey
+import io.bloomparquet.planning.{FileKey, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates}
 import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.sql.KeySetSize
@@ -89,25 +89,32 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
       val tasks = IcebergScanTasks.tasks(scan)
       val judged: Map[PartitionScanTask, FileKey] =
         tasks.collect { case t: FileScanTask if t.file.format == FileFormat.PARQUET => (t: PartitionScanTask) -> key(t) }.toMap
-      val kept = keptFiles(judged.values.toSeq.distinct, predicate, relation.relation.options.asCaseSensitiveMap.asScala.toMap,
+      val pruned = prunedFiles(judged.values.toSeq.distinct, predicate, relation.relation.options.asCaseSensitiveMap.asScala.toMap,
         settings)
-      val left = tasks.filter(t => judged.get(t).forall(kept))
-      if (left.size < tasks.size) IcebergScanTasks.keepOnly(scan, left)
-      logInfo(s"bloomparquet: ${relation.relation.name}: ${tasks.size - left.size} of ${tasks.size} data files ruled out by " +
-        s"their bloom filters ($predicate) in ${(System.nanoTime() - started) / 1000000} ms")
+      // A kept file's task reads only its kept row groups, where Iceberg splits it by row group.
+      val left = tasks.flatMap { t =>
+        (t, judged.get(t), pruned) match {
+          case (_, None, _) => Some(t)
+          case (_, Some(_), None) => None
+          case (f: FileScanTask, Some(key), Some(p)) if p.kept(key) =>
+            Some(p.keptRowGroups(key).flatMap(KeptRowGroupsTask.of(f, _)).getOrElse(f))
+          case _ => None
+        }
+      }
+      if (left != tasks) IcebergScanTasks.keepOnly(scan, left)
+      logInfo(s"bloomparquet: ${relation.relation.name}: ${tasks.size - left.size} of ${tasks.size} data files ruled out, " +
+        s"${left.count(_.isInstanceOf[KeptRowGroupsTask])} cut to their kept row groups, by their bloom filters " +
+        s"($predicate) in ${(System.nanoTime() - started) / 1000000} ms")
     }
   }
 
   /** Iceberg's data files are never rewritten in place: its path and size name one file version. */
   private def key(task: FileScanTask): FileKey = FileKey(task.file.location, task.file.fileSizeInBytes, 0L)
 
-  private def keptFiles(files: Seq[FileKey], predicate: BloomPredicate, options: Map[String, String],
-      settings: ReadSettings): FileKey => Boolean =
-    if (predicate == BloomPredicate.NoMatch) _ => false
-    else {
-      val pruned = SplitPruning.prunedFiles(PruningSite.Planning(spark, None, tasksJudge = false), files, predicate,
-        SparkCompat.newHadoopConf(spark, options), settings)
-      pruned.kept
-    }
-
+  /** What planning made of `files`; None: the predicate matches nothing, and every file is dropped unread. */
+  private def prunedFiles(files: Seq[FileKey], predicate: BloomPredicate, options: Map[String, String],
+      settings: ReadSettings): Option[PrunedFiles] =
+    if (predicate == BloomPredicate.NoMatch) None
+    else Some(SplitPruning.prunedFiles(PruningSite.Planning(spark, None, tasksJudge = false), files, predicate,
+        SparkCompat.newHadoopConf(spark, options), settings))
 }
