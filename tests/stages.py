@@ -135,6 +135,11 @@ def stages(v: Versions) -> dict[str, Stage]:
             )
         ]
 
+    def iceberg_steps(minor: str | None, extra: list[str]) -> list[Step]:
+        m = minor or newest_iceberg
+        subset = [] if m == newest_iceberg else ["-m", "core"]
+        return [_pytest(v, m, ["-q", *subset, *_tests("tests/iceberg", extra)], BLOOMPARQUET_ICEBERG="1")]
+
     all_stages = [
         Stage("lint", "ruff and mypy over the Python tree (bin/lint)", lambda m, x: [Step(["bin/lint"])]),
         Stage(
@@ -226,10 +231,8 @@ def stages(v: Versions) -> dict[str, Stage]:
         ),
         Stage(
             "iceberg",
-            f"Apache Iceberg: the whole suite on the newest minor with an Iceberg runtime ({newest_iceberg})",
-            lambda m, x: [
-                _pytest(v, m or newest_iceberg, ["-q", *_tests("tests/iceberg", x)], BLOOMPARQUET_ICEBERG="1")
-            ],
+            f"Apache Iceberg: the whole suite on its newest minor ({newest_iceberg}); on an older one the tests marked core",
+            iceberg_steps,
             minors=lambda vs: vs.iceberg,
             needs_all_sparks=lambda m: (m or newest_iceberg) != d,
         ),
@@ -311,7 +314,12 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
     # The JVM suites start Spark under munit's 30 s timeout per test: alone, not beside the lanes.
     serial = [Run(s) for s in ("lint", "setup", "jvm", "jvm-test", "main")]
     lanes = [
-        [Run("delta"), *(Run("cross-version", m) for m in middle), Run("s3a-cluster")],
+        [
+            Run("delta"),
+            *(Run("cross-version", m) for m in middle),
+            *(Run("iceberg", m) for m in v.iceberg[:-1]),
+            Run("s3a-cluster"),
+        ],
         [
             Run("cluster"),
             Run("connect"),

@@ -211,8 +211,10 @@ def test_iceberg_reads_are_refused_without_iceberg(spark) -> None:
     ):
         spark.range(3).where("id = 1").collect()
     assert spark.range(3).where("id = 1").count() == 1
-    package = bp.iceberg_package()
-    assert package == (release and f"org.apache.iceberg:iceberg-spark-runtime-{minor}_2.13:{release.group(1)}")
+    scala = re.search(rf"^scala\.{re.escape(minor)}=(\d+\.\d+)", properties, re.M)
+    assert scala is not None
+    artifact = f"org.apache.iceberg:iceberg-spark-runtime-{minor}_{scala.group(1)}"
+    assert bp.iceberg_package() == (release and f"{artifact}:{release.group(1)}")
 
 
 def test_delta_reads_are_refused_without_delta(spark) -> None:

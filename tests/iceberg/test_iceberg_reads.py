@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import bloomparquet as bp
 
-from ..spark_conf import rows, spark_conf
+from ..spark_conf import SPARK3, rows, spark_conf
 from .tables import FILES, ROWS_PER_FILE, bloom_properties, create_events
 
 pytestmark = pytest.mark.spark
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.spark
 ON = {"spark.bloomparquet.iceberg.enabled": "true"}
 OFF = {"spark.bloomparquet.iceberg.enabled": "false"}
 KEYS = 3 * ROWS_PER_FILE * FILES
+TRAVEL_OPTION = "snapshot-id" if SPARK3 else "versionAsOf"
 
 
 def both(spark, query: Callable[[], Any]) -> tuple[list[tuple[Any, ...]], dict[str, int], dict[str, int]]:
@@ -61,6 +62,7 @@ def all_rows(spark, events: str) -> list[Any]:
 
 
 @pytest.mark.cluster
+@pytest.mark.core
 def test_point_miss_plans_no_task(spark, events: str) -> None:
     # Within every file's range: statistics keep files, bloom filters none.
     for where in ("k = 4", "k IN (4, 5, 8)", "s = 'u4'", "s = 'u4' AND st.b = 'b4'"):
@@ -136,6 +138,7 @@ def test_a_jdbc_catalog_on_sqlite(spark) -> None:
     assert got == [(9,)]
 
 
+@pytest.mark.core
 def test_renamed_and_readded_columns_are_matched_by_field_id(spark) -> None:
     t = "lake.db.evolving"
     create_events(spark, t)
@@ -179,6 +182,7 @@ def test_type_promotion_hashes_by_the_files_type(spark) -> None:
 
 
 @pytest.mark.cluster
+@pytest.mark.core
 @pytest.mark.parametrize("format_version", [1, 2, 3])
 def test_deletes_still_apply(spark, format_version: int) -> None:
     """v1 rewrites files (copy-on-write); v2 writes position delete files, v3 deletion vectors."""
@@ -200,6 +204,7 @@ def test_deletes_still_apply(spark, format_version: int) -> None:
     assert both(spark, lambda: spark.table(t))[0].__len__() == ROWS_PER_FILE * FILES - 3
 
 
+@pytest.mark.core
 def test_time_travel_and_branches(spark) -> None:
     t = "lake.db.travel"
     create_events(spark, t)
@@ -210,7 +215,8 @@ def test_time_travel_and_branches(spark) -> None:
     oldest, at = first[0].snapshot_id, first[0].committed_at
     cases = {
         "version": (lambda: spark.sql(f"SELECT * FROM {t} VERSION AS OF {oldest} WHERE k IN (3, 4, 9003)"), [3]),
-        "versionAsOf": (lambda: spark.read.option("versionAsOf", oldest).table(t).where("k IN (3, 4)"), [3]),
+        # Spark 3.5 hands catalog tables no time-travel option; Iceberg's own is snapshot-id there.
+        "option": (lambda: spark.read.option(TRAVEL_OPTION, oldest).table(t).where("k IN (3, 4)"), [3]),
         "timestamp": (lambda: spark.sql(f"SELECT * FROM {t} TIMESTAMP AS OF '{at}' WHERE k IN (3, 4)"), [3]),
         "branch": (lambda: spark.table(f"{t}.branch_dev").where("k IN (3, 4)"), [3, 4]),
         "branch option": (lambda: spark.read.option("branch", "dev").table(t).where("k = 4"), [4]),
@@ -341,6 +347,7 @@ def test_hidden_partitioning_and_partition_evolution(spark) -> None:
     assert len(got) == 1
 
 
+@pytest.mark.core
 def test_a_kept_file_reads_only_its_kept_row_groups(spark, events: str) -> None:
     """A file of several row groups that filters keep: Iceberg splits it at its row groups' starts, and
     only the kept row groups' splits are read (Iceberg's ``numSplits``: the splits its readers opened)."""

@@ -35,7 +35,9 @@ private[impl] object IcebergScanTasks {
         m.setAccessible(true)
         m
       }
-      Some(Access(find("tasks"), find("resetTasks", classOf[java.util.List[_]]), find("projection")))
+      // The projection is `projection()` from Iceberg 1.11 on, `expectedSchema()` before.
+      val projection = scala.util.Try(find("projection")).getOrElse(find("expectedSchema"))
+      Some(Access(find("tasks"), find("resetTasks", classOf[java.util.List[_]]), projection))
     } catch { case NonFatal(_) | _: LinkageError => None }
 
   /** Whether `scan` is a batch scan of an Iceberg table's snapshot whose tasks this can reach. */
