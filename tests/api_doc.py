@@ -113,9 +113,15 @@ def _entries(lines: list[str]) -> list[str]:
     return out
 
 
+# Examples that need a session with Iceberg's runtime: fenced `python-iceberg`, which the default Spark's docs
+# test skips and the Iceberg suite runs (tests/iceberg/test_docs_iceberg.py).
+NEEDS_ICEBERG = ("iceberg_filter_properties",)
+
+
 def _examples(lines: list[str]) -> list[str]:
     code = [line[4:] for line in lines if line.startswith((">>> ", "... "))]
-    return ["```python", *code, "```"] if code else []
+    fence = "python-iceberg" if any(name in line for line in code for name in NEEDS_ICEBERG) else "python"
+    return [f"```{fence}", *code, "```"] if code else []
 
 
 def render_doc(doc: str | None) -> list[str]:

@@ -7,6 +7,7 @@ digest, so lookups plan without reading every file. ``reference`` holds the nump
 SBBF and xxHash64 used to cross-verify the JVM.
 """
 
+from ._iceberg import iceberg_filter_properties
 from ._jar import delta_package, iceberg_package, jar_path
 from ._session import configure, session
 from .read import read_bloom, scan_metrics
@@ -19,6 +20,7 @@ __all__ = [
     "build_digest",
     "configure",
     "delta_package",
+    "iceberg_filter_properties",
     "iceberg_package",
     "jar_path",
     "read_bloom",
