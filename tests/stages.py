@@ -115,6 +115,7 @@ def stages(v: Versions) -> dict[str, Stage]:
     """Every stage, in the order ``--list`` shows them."""
     newest_delta, newest_iceberg, d = v.delta[-1], v.iceberg[-1], v.default
     delta_env = {"BLOOMPARQUET_DELTA": "1"}
+    iceberg_env = {"BLOOMPARQUET_ICEBERG": "1"}
 
     def other_minor(minor: str | None) -> bool:
         return (minor or d) != d
@@ -135,10 +136,14 @@ def stages(v: Versions) -> dict[str, Stage]:
             )
         ]
 
+    def suite(minor: str, tests: str, extra: list[str], *args: str, **env: str) -> list[Step]:
+        """One pytest run of ``tests`` (or the files ``extra`` names) on ``minor``."""
+        return [_pytest(v, minor, ["-q", *args, *_tests(tests, extra)], **env)]
+
     def iceberg_steps(minor: str | None, extra: list[str]) -> list[Step]:
         m = minor or newest_iceberg
         subset = [] if m == newest_iceberg else ["-m", "core"]
-        return [_pytest(v, m, ["-q", *subset, *_tests("tests/iceberg", extra)], BLOOMPARQUET_ICEBERG="1")]
+        return suite(m, "tests/iceberg", extra, *subset, **iceberg_env)
 
     all_stages = [
         Stage("lint", "ruff and mypy over the Python tree (bin/lint)", lambda m, x: [Step(["bin/lint"])]),
@@ -207,25 +212,15 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "delta-cluster",
             f"Delta Lake's tests marked cluster, executors in JVMs of their own ({newest_delta})",
-            lambda m, x: [
-                _pytest(
-                    v,
-                    newest_delta,
-                    ["-q", "-m", "cluster", *_tests("tests/delta", x)],
-                    **delta_env,
-                    BLOOMPARQUET_MASTER=CLUSTER,
-                )
-            ],
+            lambda m, x: suite(
+                newest_delta, "tests/delta", x, "-m", "cluster", **delta_env, BLOOMPARQUET_MASTER=CLUSTER
+            ),
             needs_all_sparks=lambda m: newest_delta != d,
         ),
         Stage(
             "delta-connect",
             f"Delta Lake over Spark Connect ({newest_delta})",
-            lambda m, x: [
-                _pytest(
-                    v, newest_delta, ["-q", *_tests("tests/delta_connect", x)], **delta_env, BLOOMPARQUET_CONNECT="1"
-                )
-            ],
+            lambda m, x: suite(newest_delta, "tests/delta_connect", x, **delta_env, BLOOMPARQUET_CONNECT="1"),
             connect=True,
             needs_all_sparks=lambda m: newest_delta != d,
         ),
@@ -239,29 +234,15 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "iceberg-cluster",
             f"Apache Iceberg's tests marked cluster, executors in JVMs of their own ({newest_iceberg})",
-            lambda m, x: [
-                _pytest(
-                    v,
-                    newest_iceberg,
-                    ["-q", "-m", "cluster", *_tests("tests/iceberg", x)],
-                    BLOOMPARQUET_ICEBERG="1",
-                    BLOOMPARQUET_MASTER=CLUSTER,
-                )
-            ],
+            lambda m, x: suite(
+                newest_iceberg, "tests/iceberg", x, "-m", "cluster", **iceberg_env, BLOOMPARQUET_MASTER=CLUSTER
+            ),
             needs_all_sparks=lambda m: newest_iceberg != d,
         ),
         Stage(
             "iceberg-connect",
             f"Apache Iceberg over Spark Connect ({newest_iceberg})",
-            lambda m, x: [
-                _pytest(
-                    v,
-                    newest_iceberg,
-                    ["-q", *_tests("tests/iceberg_connect", x)],
-                    BLOOMPARQUET_ICEBERG="1",
-                    BLOOMPARQUET_CONNECT="1",
-                )
-            ],
+            lambda m, x: suite(newest_iceberg, "tests/iceberg_connect", x, **iceberg_env, BLOOMPARQUET_CONNECT="1"),
             connect=True,
             needs_all_sparks=lambda m: newest_iceberg != d,
         ),

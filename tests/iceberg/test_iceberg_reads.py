@@ -201,7 +201,7 @@ def test_deletes_still_apply(spark, format_version: int) -> None:
     ]:
         got, ours, _ = both(spark, lambda w=where: spark.table(t).where(w))
         assert len(got) == n, where
-    assert both(spark, lambda: spark.table(t))[0].__len__() == ROWS_PER_FILE * FILES - 3
+    assert len(both(spark, lambda: spark.table(t))[0]) == ROWS_PER_FILE * FILES - 3
 
 
 @pytest.mark.core

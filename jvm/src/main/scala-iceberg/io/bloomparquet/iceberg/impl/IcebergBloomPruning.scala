@@ -96,7 +96,8 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
         (t, judged.get(t), pruned) match {
           case (_, None, _) => Some(t)
           case (_, Some(_), None) => None
-          case (f: FileScanTask, Some(key), Some(p)) if p.kept(key) =>
+          // A file planning gave no outcome is read as Iceberg planned it.
+          case (f: FileScanTask, Some(key), Some(p)) if p.get(key).isEmpty || p.kept(key) =>
             Some(p.keptRowGroups(key).flatMap(KeptRowGroupsTask.of(f, _)).getOrElse(f))
           case _ => None
         }
