@@ -19,7 +19,8 @@ an object store costs a request: Iceberg's manifests, footers and filters pay it
 while planning.
 
 Queries: point miss and hit, an email hit, IN 10 present keys (each in another file), a join with 10
-keys the driver holds (a Python list: pruned while planning), a full scan and a range predicate
+keys the driver holds (a Python list: pruned while planning), the same with the keys in an Iceberg
+table (read by a job of their own while planning), a full scan and a range predicate
 nothing can prune with a filter. Reported: wall time, the ratio, tasks, rows the scan decoded, and the bound a file without any of
 the n probed values survives filters of false-positive rate p with: 1 - (1 - p)^n. Rows are
 checked equal between the ways.
@@ -64,15 +65,15 @@ def write(spark: Any, table: str, rows: int, files: int) -> None:
     }
     listed = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
     spark.sql(f"CREATE TABLE {table} (k BIGINT, email STRING, v INT) USING iceberg TBLPROPERTIES ({listed})")
-    (
-        spark.range(rows, numPartitions=files)
-        .selectExpr(
-            f"id * {SCATTER} % {MODULUS} * 2 AS k",
-            "concat('user-', cast(id AS string), '@mail.example') AS email",
-            "cast(id % 1000 AS int) AS v",
-        )
-        .writeTo(table)
-        .append()
+    frame(spark, rows, files).writeTo(table).append()
+
+
+def frame(spark: Any, rows: int, files: int) -> Any:
+    """The table's rows, a run of ids per file: ``k`` keys scattered over the whole range, ``email``, ``v``."""
+    return spark.range(rows, numPartitions=files).selectExpr(
+        f"id * {SCATTER} % {MODULUS} * 2 AS k",
+        "concat('user-', cast(id AS string), '@mail.example') AS email",
+        "cast(id % 1000 AS int) AS v",
     )
 
 
@@ -124,6 +125,7 @@ def main() -> int:
     spread = [key(i * (args.rows // 10) + 12345) for i in range(10)]
     ten = ", ".join(map(str, spread))
     spark.createDataFrame([(k,) for k in spread], "k BIGINT").createOrReplaceTempView("few_keys")
+    spark.createDataFrame([(k,) for k in spread], "k BIGINT").writeTo("bench.db.few_keys").createOrReplace()
     queries: dict[str, tuple[str, int]] = {
         # Odd: never written, and inside every file's min/max (statistics keep every file).
         "point miss": (f"SELECT * FROM {table} WHERE k = {present + 1}", 1),
@@ -131,6 +133,7 @@ def main() -> int:
         "email hit": (f"SELECT * FROM {table} WHERE email = 'user-777@mail.example'", 1),
         "IN 10 present": (f"SELECT * FROM {table} WHERE k IN ({ten})", 10),
         "key-set join, 10 keys from a Python list": (f"SELECT t.* FROM {table} t JOIN few_keys f ON t.k = f.k", 10),
+        "key-set join, 10 keys in a table": (f"SELECT t.* FROM {table} t JOIN bench.db.few_keys f ON t.k = f.k", 10),
         "full scan": (f"SELECT count(*), sum(v), max(email) FROM {table}", 0),
         "range (no filter use)": (f"SELECT count(*) FROM {table} WHERE v BETWEEN 10 AND 12", 0),
     }

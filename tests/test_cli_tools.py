@@ -483,7 +483,10 @@ def test_retrofit_dry_run_lists_what_would_be_rewritten_and_writes_nothing(data:
     "extra, message",
     [
         (["--master", "local[1]", "--remote", "sc://localhost:1"], "--master and --remote: give one"),
-        (["--delta", "--dry-run"], "--dry-run reads Parquet files, not a Delta table's log"),
+        (["--delta", "--dry-run"], "--dry-run reads Parquet files, not a table format's metadata"),
+        (["--iceberg", "--dry-run"], "--dry-run reads Parquet files, not a table format's metadata"),
+        (["--delta", "--iceberg"], "--delta and --iceberg: give one table format"),
+        (["--conf", "a=b"], "--conf sets up the local session --iceberg starts"),
     ],
 )
 def test_retrofit_refuses_combinations_it_cannot_run(data: Path, capsys, extra: list[str], message: str) -> None:

@@ -134,6 +134,32 @@ def _delta_spark(master: str | None = None) -> SparkSession:
     )
 
 
+def _iceberg_spark(master: str | None, conf: list[str]) -> SparkSession:
+    """A classic session with bloomparquet, the Iceberg runtime its jar is built against and ``conf``
+    (``KEY=VALUE`` each: the catalog holding the table)."""
+    from . import iceberg_package, session
+    from .tools import BadInput
+
+    package = iceberg_package()
+    if package is None:
+        import pyspark
+
+        raise SystemExit(
+            f"bloomparquet: Iceberg has no Spark runtime for Spark {pyspark.__version__}: no --iceberg here"
+        )
+    settings = {
+        **_progress(),
+        "spark.jars.packages": package,
+        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+    }
+    for item in conf:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"--conf {item!r}: expected KEY=VALUE, e.g. spark.sql.catalog.lake.type=hadoop")
+        settings[key.strip()] = value
+    return session(master or "local[*]", **settings)
+
+
 def _kernel(args: argparse.Namespace) -> int:
     row = _spark(args.remote, args.master).sql("SELECT * FROM bloomparquet_kernel()").collect()[0]
     if args.json:
@@ -168,17 +194,26 @@ def _retrofit(args: argparse.Namespace) -> int:
 
     path = args.path
     _fpp(args.fpp)
+    if args.delta and args.iceberg:
+        raise BadInput("--delta and --iceberg: give one table format")
+    if args.conf and (args.remote or not args.iceberg):
+        raise BadInput(
+            "--conf sets up the local session --iceberg starts; set a Connect server's settings on the server"
+        )
     if args.dry_run:
-        if args.delta:
-            raise BadInput("--dry-run reads Parquet files, not a Delta table's log: run it on the table's directory")
+        if args.delta or args.iceberg:
+            raise BadInput("--dry-run reads Parquet files, not a table format's metadata: run it on the files")
         from .tools import retrofit_plan, selection
 
         columns = selection.split_names(args.columns) or []
         report = retrofit_plan.run([path], columns, args.overwrite, storage=_storage(args, [path]))
         _emit(report, args.json, retrofit_plan.render)
         return 0
-    spark = _spark(args.remote, args.master) if args.remote or not args.delta else _delta_spark(args.master)
-    fmt = "delta" if args.delta else "parquet"
+    fmt = "delta" if args.delta else "iceberg" if args.iceberg else "parquet"
+    if args.remote or fmt == "parquet":
+        spark = _spark(args.remote, args.master)
+    else:
+        spark = _delta_spark(args.master) if fmt == "delta" else _iceberg_spark(args.master, args.conf)
     results = retrofit(spark, path, args.columns, fpp=args.fpp, overwrite=args.overwrite, format=fmt)
     if args.json:
         files = [
@@ -323,6 +358,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="path is a Delta Lake table: write each file with filters beside the old one and commit the new files "
         "through Delta (a local session with the Delta release bloomparquet's jar is built for)",
+    )
+    ret.add_argument(
+        "--iceberg",
+        action="store_true",
+        help="path is an Iceberg table as Spark SQL names it (catalog.db.table): write each file with filters beside "
+        "the old one and commit the new files through Iceberg's RewriteFiles (a local session with the Iceberg "
+        "runtime bloomparquet's jar is built for; its catalog given by --conf)",
+    )
+    ret.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="with --iceberg: a setting of the local session, repeated (the catalog: "
+        "spark.sql.catalog.lake=org.apache.iceberg.spark.SparkCatalog, spark.sql.catalog.lake.type=hadoop, ...)",
     )
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")
     ret.add_argument(

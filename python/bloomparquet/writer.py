@@ -145,7 +145,7 @@ def retrofit(
     conf: Mapping[str, str] | None = None,
     format: str = "parquet",
 ) -> list[dict[str, Any]]:
-    """Add bloom filters to existing Parquet files or a Delta Lake table, without rewriting their data.
+    """Add bloom filters to existing Parquet files, a Delta Lake table or an Iceberg table, without rewriting their data.
 
     One Spark task per file. Each file's data, page indexes, existing filters
     and footer metadata are kept byte for byte; the new filters (sized for each row group's real distinct count
@@ -161,7 +161,8 @@ def retrofit(
     spark : SparkSession
         A classic or Spark Connect session with bloomparquet loaded.
     path : str
-        A Parquet file, a directory (searched recursively) or a glob.
+        A Parquet file, a directory (searched recursively) or a glob; with ``format="iceberg"``, the table
+        as Spark SQL names it (``catalog.db.table``).
     columns : str or sequence of str
         The columns to filter, a list or one comma-separated string.
     fpp : float
@@ -178,14 +179,24 @@ def retrofit(
         rewrite as OPTIMIZE makes (statistics, deletion vectors, partition values kept). A
         concurrent commit that removed or rewrote one of the files fails it with Delta's conflict
         error, and nothing is committed. Needs Delta Lake loaded in the session (on Spark Connect,
-        in the server's).
+        in the server's). ``"iceberg"``: the data files of the current snapshot of the Iceberg table named
+        ``path`` (columns by name in its current schema, matched by field id in every file); each file
+        with filters is written beside the old one, and the new files replace the old ones in one
+        ``replace`` snapshot through Iceberg's ``RewriteFiles``, validated from the snapshot read
+        (statistics, partition, split offsets and sort order kept). A concurrent commit that removed
+        one of the files, or added a delete for one, fails it with Iceberg's validation error, and
+        nothing is committed. A file some delete already applies to is left as it is, with status
+        ``deletes-apply``: Iceberg's ``rewrite_data_files``, with the table properties of
+        :func:`iceberg_filter_properties` set, replaces it with a file that has both applied. Needs
+        Iceberg's Spark runtime loaded in the session.
 
     Returns
     -------
     list of dict
-        One per file: ``path``, ``status`` (``retrofitted`` or ``unchanged``),
-        ``columns``, ``chunks``, ``filter_bytes``, ``file_bytes``, ``seconds``; for Delta also
-        ``version`` (committed) and, for each file retrofitted, ``target`` (its new file).
+        One per file: ``path``, ``status`` (``retrofitted``, ``unchanged`` or, for Iceberg,
+        ``deletes-apply``), ``columns``, ``chunks``, ``filter_bytes``, ``file_bytes``, ``seconds``; for
+        Delta and Iceberg also ``version`` (committed: a Delta version, an Iceberg snapshot id) and, for
+        each file retrofitted, ``target`` (its new file).
 
     Raises
     ------
@@ -199,12 +210,15 @@ def retrofit(
     """
     cols = _columns(columns)
     _options.checked({"bloom.columns": ",".join(cols), "bloom.fpp": fpp, "bloom.overwrite": overwrite}, ("retrofit",))
-    if format not in ("parquet", "delta"):
-        raise ValueError(f"retrofit: format = {format!r}: expected 'parquet' or 'delta'")
+    if format not in ("parquet", "delta", "iceberg"):
+        raise ValueError(f"retrofit: format = {format!r}: expected 'parquet', 'delta' or 'iceberg'")
     if is_connect(spark):
         return _retrofit_sql(spark, path, cols, float(fpp), bool(overwrite), conf, format)
     jvm = _session.jvm(spark)
-    job = jvm.io.bloomparquet.delta.DeltaRetrofit if format == "delta" else jvm.io.bloomparquet.retrofit.RetrofitJob
+    job = {
+        "delta": jvm.io.bloomparquet.delta.DeltaRetrofit,
+        "iceberg": jvm.io.bloomparquet.iceberg.IcebergRetrofit,
+    }.get(format, jvm.io.bloomparquet.retrofit.RetrofitJob)
     jcols = jvm.java.util.ArrayList()
     for c in cols:
         jcols.add(c)

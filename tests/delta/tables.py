@@ -12,6 +12,7 @@ import numpy as np
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
+from ..races import at_once
 from ..spark_conf import rows, spark_conf
 
 ON = {"spark.bloomparquet.delta.enabled": "true"}
@@ -73,25 +74,9 @@ def absent_key(path: Path, column: str | None = "k") -> int:
 def race_retrofit(spark, path: Path, statement: str) -> dict[str, str | None]:
     """Retrofit of ``path`` (column ``k``) and ``statement`` started at once: each one's error, None if it succeeded.
     An error other than Delta's conflict error is raised."""
-    import threading
-
-    errors: dict[str, str | None] = {}
-
-    def run(name: str, work: Callable[[], Any]) -> None:
-        try:
-            work()
-            errors[name] = None
-        except Exception as e:  # noqa: BLE001 (Delta's conflict error from either side, checked below)
-            errors[name] = str(e)
-
-    threads = [
-        threading.Thread(target=run, args=("retrofit", lambda: bp.retrofit(spark, str(path), ["k"], format="delta"))),
-        threading.Thread(target=run, args=("statement", lambda: spark.sql(statement))),
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = at_once(
+        retrofit=lambda: bp.retrofit(spark, str(path), ["k"], format="delta"), statement=lambda: spark.sql(statement)
+    )
     for e in errors.values():
         if e is not None and "oncurrent" not in e and "DELTA_CONCURRENT" not in e:
             raise AssertionError(f"not Delta's conflict error: {e}")

@@ -180,8 +180,8 @@ def test_cli_retrofits_a_delta_table(spark, tmp_path: Path) -> None:
 
 
 def test_bad_format_is_refused(spark) -> None:
-    with pytest.raises(ValueError, match="format = 'iceberg': expected 'parquet' or 'delta'"):
-        bp.retrofit(spark, "/nowhere", ["k"], format="iceberg")
+    with pytest.raises(ValueError, match="format = 'hudi': expected 'parquet', 'delta' or 'iceberg'"):
+        bp.retrofit(spark, "/nowhere", ["k"], format="hudi")
 
 
 def test_a_failed_retrofit_commits_nothing_and_leaves_no_file(spark, tmp_path: Path) -> None:

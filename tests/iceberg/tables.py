@@ -11,7 +11,7 @@ FILES = 6
 
 
 def bloom_properties(columns: Sequence[str], format_version: int = 2) -> str:
-    """TBLPROPERTIES turning Iceberg's writer's bloom filters on for ``columns``, small row groups."""
+    """TBLPROPERTIES turning Iceberg's writer's bloom filters on for ``columns`` (none: no filter), small row groups."""
     props = {f"write.parquet.bloom-filter-enabled.column.{c}": "true" for c in columns}
     props |= {"write.parquet.bloom-filter-max-bytes": "65536", "write.parquet.row-group-size-bytes": "16384"}
     props |= {"format-version": str(format_version)}
@@ -20,14 +20,14 @@ def bloom_properties(columns: Sequence[str], format_version: int = 2) -> str:
     return ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
 
 
-def create_events(spark, name: str, format_version: int = 2) -> None:
-    """``name`` (k BIGINT, s STRING, st STRUCT<a: INT, b: STRING>) with filters on k, s and st.a, in
+def create_events(spark, name: str, format_version: int = 2, filtered: Sequence[str] = ("k", "s", "st.a")) -> None:
+    """``name`` (k BIGINT, s STRING, st STRUCT<a: INT, b: STRING>) with filters on ``filtered``, in
     ``FILES`` files of ``ROWS_PER_FILE`` rows: file i holds k in [i * 3 * ROWS, (i + 1) * 3 * ROWS), step 3,
     s = 'u' || k, st = (k % 7919, 'b' || k)."""
     spark.sql(f"DROP TABLE IF EXISTS {name}")
     spark.sql(
         f"CREATE TABLE {name} (k BIGINT, s STRING, st STRUCT<a: INT, b: STRING>) USING iceberg "
-        f"TBLPROPERTIES ({bloom_properties(['k', 's', 'st.a'], format_version)})"
+        f"TBLPROPERTIES ({bloom_properties(filtered, format_version)})"
     )
     for i in range(FILES):
         append_keys(spark, name, i * 3 * ROWS_PER_FILE, (i + 1) * 3 * ROWS_PER_FILE)

@@ -280,6 +280,32 @@ def test_key_sets_the_driver_holds_prune_a_join_side(spark, events: str) -> None
     assert ours["tasks"] == alone["tasks"] > 0, (ours, alone)
 
 
+def test_key_sets_a_job_reads_prune_a_join_side(spark, events: str) -> None:
+    """Keys in a table (Spark estimates it small): read while planning by a job of their own, the same
+    snapshot the join reads; a plan that could give other rows a second time (rand) is not read."""
+    spark.sql("DROP TABLE IF EXISTS lake.db.table_keys")
+    spark.sql("CREATE TABLE lake.db.table_keys (k BIGINT) USING iceberg")
+    spark.createDataFrame([(3003,), (4,), (30003,)], "k BIGINT").writeTo("lake.db.table_keys").append()
+    keys = spark.table("lake.db.table_keys")
+    cases = {
+        "inner": (lambda: spark.table(events).join(keys, "k"), 2, True),
+        "IN subquery": (
+            lambda: spark.sql(f"SELECT * FROM {events} WHERE k IN (SELECT k FROM lake.db.table_keys)"),
+            2,
+            True,
+        ),
+        "misses only": (lambda: spark.table(events).join(keys.where("k % 3 != 0"), "k"), 0, True),
+        "nondeterministic": (lambda: spark.table(events).join(keys.where("rand() < 1.5 + k * 0"), "k"), 2, False),
+    }
+    for name, (query, n, pruned) in cases.items():
+        got, ours, alone = both(spark, query)
+        assert len(got) == n, name
+        assert (ours["tasks"] < alone["tasks"]) == pruned, (name, ours, alone)
+    with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "16"}):  # smaller than the table: not read
+        _, ours, alone = both(spark, cases["misses only"][0])
+    assert ours["tasks"] == alone["tasks"] > 0, (ours, alone)
+
+
 def test_every_type_iceberg_writes_a_filter_for(spark) -> None:
     """Each type as Iceberg stores it (timestamps in microseconds, decimals by precision as INT32, INT64 or
     fixed bytes): a present value is found, and an absent one inside every file's range rules them all out."""

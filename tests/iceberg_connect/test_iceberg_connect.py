@@ -29,3 +29,14 @@ def test_a_point_miss_reads_no_split_over_connect(connect) -> None:
         assert after.get("numSplits", 0) <= before.get("numSplits", 0), (where, before, after)
         if n == 0:
             assert after.get("numSplits", 0) == 0 < before.get("numSplits", 0), (where, before, after)
+
+
+def test_retrofit_over_connect(connect) -> None:
+    """``bp.retrofit(..., format="iceberg")`` runs the server's ``bloomparquet_retrofit`` function."""
+    create_events(connect, "lake.db.plain", filtered=())
+    results = bp.retrofit(connect, "lake.db.plain", ["k"], format="iceberg")
+    assert {r["status"] for r in results} == {"retrofitted"} and all(r["target"] for r in results)
+    assert len({r["version"] for r in results}) == 1
+    connect.conf.set("spark.bloomparquet.iceberg.enabled", "true")
+    df = connect.sql("SELECT * FROM lake.db.plain WHERE k = 4")
+    assert df.collect() == [] and bp.scan_metrics(df).get("numSplits", 0) == 0

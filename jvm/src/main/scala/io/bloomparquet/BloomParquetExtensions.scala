@@ -1,7 +1,7 @@
 package io.bloomparquet
 
 import io.bloomparquet.delta.{DeltaReads, DeltaRetrofit, DeltaTableFilters}
-import io.bloomparquet.iceberg.IcebergReads
+import io.bloomparquet.iceberg.{IcebergReads, IcebergRetrofit}
 import io.bloomparquet.sql.{KeptV1Parquet, KeySetPruning, PrunedV1Scans, KeySetSizeNote, SqlFunctions, SqlStrategy, SubqueryScans, UnpaidKeySets, UnprunableOnV1, V2ScanRoute}
 import org.apache.spark.sql.SparkSessionExtensions
 
@@ -15,7 +15,7 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     // SQL table functions (bloomparquet_retrofit, bloomparquet_kernel, ...): what Python does through
     // py4j on a classic session, in a form Spark Connect clients can send.
-    SqlFunctions.all(Seq(DeltaRetrofit)).foreach(extensions.injectTableFunction)
+    SqlFunctions.all(Seq(DeltaRetrofit, IcebergRetrofit)).foreach(extensions.injectTableFunction)
     // Plans those functions' relations.
     extensions.injectPlannerStrategy(_ => SqlStrategy)
     // Drops the runtime filters whose keys are too many for the files' filters to prune.

@@ -6,6 +6,7 @@ import org.apache.spark.sql.catalyst.plans.{Inner, LeftOuter, LeftSemi, RightOut
 import org.apache.spark.sql.catalyst.analysis.ResolvedTable
 import org.apache.spark.sql.catalyst.plans.logical.{BROADCAST, CreateTable, CreateTableAsSelect, HintInfo, Join, LogicalPlan, ReplaceTable, ReplaceTableAsSelect, SetTableProperties, Subquery, TableSpec, TableSpecBase, UnresolvedTableSpec, UnsetTableProperties}
 import org.apache.spark.sql.connector.catalog.{Table, TableCatalog}
+import org.apache.spark.sql.execution.adaptive.LogicalQueryStage
 import org.apache.spark.sql.execution.datasources.{CatalogFileIndex, FileFormat, FileIndex, HadoopFsRelation, LogicalRelation, PartitioningAwareFileIndex}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.StructType
@@ -208,6 +209,13 @@ object CatalystPlans {
 
     private def inner(v: Expression): Boolean = v.references.nonEmpty && !v.exists(_.isInstanceOf[OuterReference])
   }
+
+  /**
+   * Does `plan` hold a finished stage of adaptive execution (which plans a join again over the stages
+   * it has run: their rows are a physical plan's, read once already)?
+   */
+  def holdsQueryStage(plan: LogicalPlan): Boolean =
+    plan.exists(_.isInstanceOf[LogicalQueryStage])
 
   /** Is `plan` the root of a subquery's own plan (an `IN` or scalar subquery being optimized)? */
   def isSubqueryRoot(plan: LogicalPlan): Boolean = plan.isInstanceOf[Subquery]

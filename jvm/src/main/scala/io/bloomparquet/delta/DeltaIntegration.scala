@@ -1,6 +1,7 @@
 package io.bloomparquet.delta
 
 import io.bloomparquet.integration.FormatIntegration
+import io.bloomparquet.retrofit.TableRetrofitter
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -17,7 +18,7 @@ trait DeltaIntegration {
   def pruning(spark: SparkSession): Rule[LogicalPlan]
 
   /** Writes the new files of a Delta table's retrofit and commits them through Delta's transaction. */
-  def retrofitter(spark: SparkSession): DeltaRetrofitter
+  def retrofitter(spark: SparkSession): TableRetrofitter
 
   /** What the table-property rule needs to know of an existing Delta table. */
   def tableFacts(spark: SparkSession, table: Table): DeltaTableFacts

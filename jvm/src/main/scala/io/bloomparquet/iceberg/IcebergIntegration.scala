@@ -1,6 +1,7 @@
 package io.bloomparquet.iceberg
 
 import io.bloomparquet.integration.FormatIntegration
+import io.bloomparquet.retrofit.TableRetrofitter
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -15,6 +16,9 @@ trait IcebergIntegration {
 
   /** The rule pruning the files of an Iceberg scan under a filter, at the plan node it is given (no walk below it). */
   def pruning(spark: SparkSession): Rule[LogicalPlan]
+
+  /** Retrofit of a catalog's Iceberg table through Iceberg's `RewriteFiles`. */
+  def retrofitter(spark: SparkSession): TableRetrofitter
 }
 
 object IcebergIntegration {

@@ -44,7 +44,11 @@ object RetrofitFile {
    * have are skipped (a table's files written before a column was added), not refused.
    */
   def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean,
-      caseSensitive: Boolean, copyTo: Option[Path] = None, skipAbsent: Boolean = false): RetrofitResult = {
+      caseSensitive: Boolean): RetrofitResult =
+    run(path, conf, RetrofitColumn.named(names), fpp, overwrite, caseSensitive, None, skipAbsent = false)
+
+  def run(path: Path, conf: Configuration, names: Seq[RetrofitColumn], fpp: Double, overwrite: Boolean,
+      caseSensitive: Boolean, copyTo: Option[Path], skipAbsent: Boolean): RetrofitResult = {
     val started = System.nanoTime()
     def seconds = (System.nanoTime() - started) / 1e9
     // Local files: write without Hadoop's checksum side files (see rename).
@@ -101,11 +105,14 @@ object RetrofitFile {
    * The leaf `name` denotes (a name that does not parse is taken as one top-level name), checked to take a
    * filter; None for a column the file lacks, with `skipAbsent`.
    */
-  private def resolve(name: String, schema: MessageType, caseSensitive: Boolean, path: Path,
+  private def resolve(column: RetrofitColumn, schema: MessageType, caseSensitive: Boolean, path: Path,
       skipAbsent: Boolean): Option[ParquetLeaf] = {
     def refuse(why: String) = throw new IllegalArgumentException(s"$path: $why")
-    val parts = ColumnName.parse(name).getOrElse(Seq(name))
-    val resolved = ColumnResolver.parquet(schema, parts, caseSensitive)
+    val name = column.name
+    val resolved = column match {
+      case RetrofitColumn.Named(_) => ColumnResolver.parquet(schema, ColumnName.parse(name).getOrElse(Seq(name)), caseSensitive)
+      case RetrofitColumn.FieldIds(_, ids) => ColumnResolver.parquetByIds(schema, ids)
+    }
     if (skipAbsent && resolved.left.exists(_.isInstanceOf[Unresolved.Missing])) return None
     val leaf = resolved.fold({
         case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")
@@ -180,7 +187,9 @@ object RetrofitFile {
     case "file" =>
       val crc = new Path(dst.getParent, s".${dst.getName}.crc")
       if (fs.exists(crc)) fs.delete(crc, false)
-      java.nio.file.Files.move(java.nio.file.Paths.get(tmp.toUri), java.nio.file.Paths.get(dst.toUri),
+      // Qualified: a table may name its files without a scheme (Iceberg's Hadoop catalog on local disk).
+      java.nio.file.Files.move(java.nio.file.Paths.get(fs.makeQualified(tmp).toUri),
+        java.nio.file.Paths.get(fs.makeQualified(dst).toUri),
         java.nio.file.StandardCopyOption.ATOMIC_MOVE)
     case _ =>
       try {

@@ -3,7 +3,7 @@ package io.bloomparquet.retrofit
 import org.apache.spark.sql.SparkSession
 
 /**
- * Retrofit of a table format's files through its own commit (Delta Lake's: `delta.DeltaRetrofit`),
+ * Retrofit of a table format's files through its own commit (`delta.DeltaRetrofit`, `iceberg.IcebergRetrofit`),
  * as the `bloomparquet_retrofit` SQL function takes it from the session extension: the function
  * lives in `sql`, which the format's code may not be imported by.
  */

@@ -16,7 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String
  * as SQL, and so over Spark Connect. A query, not a command: a command would run
  * when the SQL is analysed, and Connect analyses a query's SQL again to run it.
  * `format` is `parquet` (the files under `path`, in place) or a table format the session
- * extension gave (`tables`: Delta Lake's), whose rows also carry each new file and the version committed.
+ * extension gave (`tables`: Delta Lake's, Iceberg's), whose rows also carry each new file and the version committed.
  */
 final case class RetrofitRelation(path: String, columns: Seq[String], fpp: Option[Double], overwrite: Boolean,
     table: Option[TableRetrofit],

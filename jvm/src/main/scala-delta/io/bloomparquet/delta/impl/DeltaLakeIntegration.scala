@@ -1,6 +1,7 @@
 package io.bloomparquet.delta.impl
 
-import io.bloomparquet.delta.{DeltaIntegration, DeltaRetrofitter, DeltaTableFacts}
+import io.bloomparquet.delta.{DeltaIntegration, DeltaTableFacts}
+import io.bloomparquet.retrofit.TableRetrofitter
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -13,7 +14,7 @@ import org.apache.spark.sql.connector.catalog.Table
 final class DeltaLakeIntegration extends DeltaIntegration {
   override def pruning(spark: SparkSession): Rule[LogicalPlan] = DeltaBloomPruning(spark)
 
-  override def retrofitter(spark: SparkSession): DeltaRetrofitter = new DeltaTableRetrofit(spark)
+  override def retrofitter(spark: SparkSession): TableRetrofitter = new DeltaTableRetrofit(spark)
 
   override def tableFacts(spark: SparkSession, table: Table): DeltaTableFacts = new DeltaTableFactsOf(spark)(table)
 }

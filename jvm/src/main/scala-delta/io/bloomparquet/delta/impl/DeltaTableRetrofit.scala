@@ -5,8 +5,8 @@ import java.util.UUID
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.delta.{DeltaRetrofit, DeltaRetrofitter, PendingRetrofit, PhysicalColumns}
-import io.bloomparquet.retrofit.{RetrofitJob, RetrofitResult}
+import io.bloomparquet.delta.PhysicalColumns
+import io.bloomparquet.retrofit.{FormatRetrofit, PendingRetrofit, RetrofitColumn, RetrofitJob, RetrofitResult, TableRetrofitter}
 import io.bloomparquet.schema.ColumnName
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
@@ -15,14 +15,14 @@ import org.apache.spark.sql.delta.{DeltaLog, DeltaOperations, NoMapping, Optimis
 import org.apache.spark.sql.delta.actions.{Action, AddFile}
 
 /**
- * [[DeltaRetrofitter]] on Delta's transaction API: the transaction reads every file of the latest
+ * [[TableRetrofitter]] on Delta's transaction API: the transaction reads every file of the latest
  * version (so a concurrent commit that removes or rewrites any of them conflicts), the files are
  * retrofitted by a Spark job into new files beside them, and the commit removes the old files and
  * adds the new ones with `dataChange=false`, each `AddFile` the old one with a new path, size and
  * time: statistics, deletion vector (the rows keep their positions: row groups are copied byte for
  * byte), partition values, tags and row ids carried over.
  */
-final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
+final class DeltaTableRetrofit(spark: SparkSession) extends TableRetrofitter {
 
   override def prepare(path: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       conf: Map[String, String]): PendingRetrofit = {
@@ -51,14 +51,14 @@ final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
     val planned = adds.map(a => (a, s"bloom-${UUID.randomUUID()}-"))
     val tasks = planned.map { case (a, prefix) =>
       val src = absolute(log.dataPath, a)
-      RetrofitJob.RetrofitTask(src.toString, Some(new Path(src.getParent, prefix + unprefixed(src.getName)).toString),
+      RetrofitJob.RetrofitTask(src.toString, Some(new Path(src.getParent, prefix + FormatRetrofit.unprefixed(src.getName)).toString),
         skipAbsent = true)
     }
     val results =
-      try RetrofitJob.runTasks(spark, tasks, names, fpp, overwrite, hadoopConf)
+      try RetrofitJob.runTasks(spark, tasks, RetrofitColumn.named(names), fpp, overwrite, hadoopConf)
       catch {
         case NonFatal(e) => // the files other tasks wrote are nobody's: no commit will name them
-          tasks.flatMap(_.copyTo).map(new Path(_)).foreach(p => DeltaRetrofit.quietly(p.getFileSystem(hadoopConf).delete(p, false)))
+          FormatRetrofit.removeQuietly(tasks.flatMap(_.copyTo), hadoopConf)
           throw e
       }
     new Pending(log, txn, planned.map { case (a, prefix) => (a, renamed(a.path, prefix)) }.zip(results))
@@ -70,21 +70,16 @@ final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
     if (uri.isAbsolute) new Path(uri) else new Path(dataPath, new Path(uri))
   }
 
-  /** A file name without the prefix an earlier retrofit gave it. */
-  private def unprefixed(name: String): String = name.replaceFirst(DeltaTableRetrofit.Renamed, "")
-
   /** The log's (URI-encoded) path of the new file: beside the old one, its name prefixed. */
   private def renamed(logPath: String, prefix: String): String = {
     val slash = logPath.lastIndexOf('/')
-    logPath.substring(0, slash + 1) + prefix + unprefixed(logPath.substring(slash + 1))
+    logPath.substring(0, slash + 1) + prefix + FormatRetrofit.unprefixed(logPath.substring(slash + 1))
   }
 
   private final class Pending(log: DeltaLog, txn: OptimisticTransaction, files: Seq[((AddFile, String), RetrofitResult)])
       extends PendingRetrofit {
     override val results: Seq[RetrofitResult] = files.map(_._2)
     override def readVersion: Long = txn.readVersion
-
-    private def written = files.flatMap(_._2.target).map(new Path(_))
 
     override def commit(): Long = {
       val now = System.currentTimeMillis()
@@ -98,15 +93,11 @@ final class DeltaTableRetrofit(spark: SparkSession) extends DeltaRetrofitter {
       catch { case NonFatal(e) => abandon(); throw e }
     }
 
-    override def abandon(): Unit = written.foreach { p =>
-      DeltaRetrofit.quietly(p.getFileSystem(log.newDeltaHadoopConf()).delete(p, false))
-    }
+    override def abandon(): Unit = FormatRetrofit.removeQuietly(files.flatMap(_._2.target), log.newDeltaHadoopConf())
   }
 }
 
 object DeltaTableRetrofit {
   /** The commit's tag: the rewrite is bloomparquet's retrofit (history shows it as OPTIMIZE). */
   val Tag = "bloomparquet.retrofit"
-  /** The prefix a retrofitted file's name gets (dropped again when it is retrofitted once more). */
-  private val Renamed = "^bloom-[0-9a-f-]{36}-"
 }

@@ -28,7 +28,7 @@ private[impl] final class FieldIdColumns(projection: Schema, caseSensitive: Bool
   }
 
   /** The field ids along `path`, walking structs; None for a column the projection does not hold. */
-  private def ids(path: Seq[String]): Option[Seq[Int]] = {
+  def ids(path: Seq[String]): Option[Seq[Int]] = {
     def walk(fields: Seq[NestedField], rest: Seq[String]): Option[Seq[Int]] = {
       val exact = fields.filter(_.name == rest.head)
       val found = if (exact.nonEmpty || caseSensitive) exact else fields.filter(_.name.equalsIgnoreCase(rest.head))

@@ -2,7 +2,7 @@ package io.bloomparquet.iceberg.impl
 
 import scala.jdk.CollectionConverters._
 
-import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide}
+import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide, holdsQueryStage}
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
@@ -48,19 +48,23 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
 
   /**
    * Prunes `side`, an Iceberg scan under projections and filters, with the first of the join's
-   * equalities between a column of it and the other side's keys, where those keys are held in the
-   * driver and at most `spark.bloomparquet.keySet.maxBytes` (a Python list, a pandas frame, a local
-   * relation: [[KeySetSize]]): they are read now, while planning; the join still reads them as before.
+   * equalities between a column of it and the other side's keys, where those keys are at most
+   * `spark.bloomparquet.keySet.maxBytes`: they are read now, while planning, and the join still reads
+   * them as before. Keys held in the driver (a Python list, a pandas frame, a local relation:
+   * [[KeySetSize]]) cost nothing to read; keys a job reads (a table, a query over one) are read where
+   * Spark estimates them that small, their plan gives the same rows twice (deterministic; its scans
+   * already built, so the snapshots the join reads), and the Iceberg side has files to spare.
    * Rows can't change: a row whose key is not among the keys joins with nothing on a side the join
    * drops unmatched rows of.
    */
   private def keySetPruned(side: PrunableSide): Unit = side.plan match {
     case IcebergScan(filters, scan) if KeySetMaxBytes.from(spark.conf.getOption) > 0 =>
+      val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
       side.equalities.collectFirst {
         case (key: AttributeReference, value)
             if scan.outputSet.contains(key) && key.dataType == value.dataType &&
               CatalystPredicates.supported(key.dataType) && !side.keys.isStreaming &&
-              KeySetSize.atMost(side.keys, KeySetMaxBytes.from(spark.conf.getOption)) => (key, value)
+              (KeySetSize.atMost(side.keys, maxBytes) || readOnceMore(side.keys, scan, maxBytes)) => (key, value)
       }.foreach { case (key, value) =>
         val keys = SparkCompat.collectRows(spark, Project(Seq(Alias(value, "key")()), side.keys))
           .map(_.get(0, key.dataType)).filter(_ != null).distinct
@@ -68,6 +72,17 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
       }
     case _ =>
   }
+
+  /**
+   * Are keys a job reads worth reading while planning: estimated at most `maxBytes`, the same rows when
+   * read again, and more than one data file on the Iceberg side to rule out (else the job costs more
+   * than a task it may save).
+   */
+  private def readOnceMore(keys: LogicalPlan, scan: DataSourceV2ScanRelation, maxBytes: Long): Boolean =
+    // Adaptive execution plans a join again over its finished stages: those were read (the side was pruned
+    // when the query was first planned) and are not read again.
+    keys.deterministic && !holdsQueryStage(keys) && keys.stats.sizeInBytes <= BigInt(maxBytes) &&
+      IcebergScanTasks.tasks(scan.scan).count(_.isInstanceOf[FileScanTask]) > 1
 
   /** Projections and filters over an Iceberg batch scan (not a row-level operation's): the filters' conjuncts and the scan. */
   private object IcebergScan {

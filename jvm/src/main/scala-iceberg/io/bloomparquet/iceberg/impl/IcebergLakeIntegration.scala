@@ -1,6 +1,7 @@
 package io.bloomparquet.iceberg.impl
 
 import io.bloomparquet.iceberg.IcebergIntegration
+import io.bloomparquet.retrofit.TableRetrofitter
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -11,4 +12,5 @@ import org.apache.spark.sql.catalyst.rules.Rule
  */
 final class IcebergLakeIntegration extends IcebergIntegration {
   override def pruning(spark: SparkSession): Rule[LogicalPlan] = IcebergBloomPruning(spark)
+  override def retrofitter(spark: SparkSession): TableRetrofitter = new IcebergTableRetrofit(spark)
 }
