@@ -1,7 +1,6 @@
 package io.bloomparquet.delta
 
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn, NoMatch}
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 /**
@@ -17,14 +16,8 @@ import org.apache.spark.sql.types.{DataType, StructField, StructType}
  */
 final class PhysicalColumns(tableSchema: StructType, mapped: Boolean, byId: Boolean, caseSensitive: Boolean) {
 
-  def apply(p: BloomPredicate): Option[BloomPredicate] = p match {
-    case ColumnIn(path, t, values, _) =>
-      physical(path).map(fields => ColumnIn(fields.map(name), t, values, if (byId) fields.map(id) else Nil))
-    case AllOf(children) => BloomPredicate.allOf(children.flatMap(apply))
-    case AnyOf(children) =>
-      val mapped = children.map(apply)
-      if (mapped.forall(_.isDefined)) Some(AnyOf(mapped.flatten)) else None
-    case NoMatch => Some(NoMatch)
+  def apply(p: BloomPredicate): Option[BloomPredicate] = BloomPredicate.mapColumns(p) { c =>
+    physical(c.path).map(fields => c.copy(path = fields.map(name), fieldIds = if (byId) fields.map(id) else Nil))
   }
 
   /** The physical path of the field at `logical` and its type; None for a column the schema does not hold. */

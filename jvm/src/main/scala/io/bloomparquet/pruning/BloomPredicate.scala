@@ -60,6 +60,20 @@ object BloomPredicate {
     case many => Some(AllOf(many))
   }
 
+  /**
+   * `p` with each probe mapped by `column` (to the column a table's files hold it under), a probe it
+   * cannot map dropped: in an AND the rest still holds (fewer conditions keep more files), an OR needs
+   * every branch (a dropped branch could hold any row). None where nothing is left to probe.
+   */
+  def mapColumns(p: BloomPredicate)(column: ColumnIn => Option[ColumnIn]): Option[BloomPredicate] = p match {
+    case c: ColumnIn => column(c)
+    case AllOf(children) => allOf(children.flatMap(mapColumns(_)(column)))
+    case AnyOf(children) =>
+      val mapped = children.map(mapColumns(_)(column))
+      if (mapped.forall(_.isDefined)) Some(AnyOf(mapped.flatten)) else None
+    case NoMatch => Some(NoMatch)
+  }
+
   /** The OR of two parts; a part that matches nothing drops out. */
   def anyOf(a: BloomPredicate, b: BloomPredicate): BloomPredicate = (a, b) match {
     case (NoMatch, x) => x

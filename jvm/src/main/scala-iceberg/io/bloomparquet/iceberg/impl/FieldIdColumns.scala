@@ -3,7 +3,6 @@ package io.bloomparquet.iceberg.impl
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.pruning.BloomPredicate
-import io.bloomparquet.pruning.BloomPredicate.{AllOf, AnyOf, ColumnIn, NoMatch}
 import org.apache.iceberg.{MetadataColumns, Schema}
 import org.apache.iceberg.types.Types.NestedField
 
@@ -18,14 +17,8 @@ import org.apache.iceberg.types.Types.NestedField
  */
 private[impl] final class FieldIdColumns(projection: Schema, caseSensitive: Boolean) {
 
-  def apply(p: BloomPredicate): Option[BloomPredicate] = p match {
-    case ColumnIn(path, t, values, _) => ids(path).map(ColumnIn(path, t, values, _))
-    case AllOf(children) => BloomPredicate.allOf(children.flatMap(apply))
-    case AnyOf(children) =>
-      val mapped = children.map(apply)
-      if (mapped.forall(_.isDefined)) Some(AnyOf(mapped.flatten)) else None
-    case NoMatch => Some(NoMatch)
-  }
+  def apply(p: BloomPredicate): Option[BloomPredicate] =
+    BloomPredicate.mapColumns(p)(c => ids(c.path).map(found => c.copy(fieldIds = found)))
 
   /** The field ids along `path`, walking structs; None for a column the projection does not hold. */
   def ids(path: Seq[String]): Option[Seq[Int]] = {
