@@ -280,6 +280,7 @@ def test_key_sets_the_driver_holds_prune_a_join_side(spark, events: str) -> None
     assert ours["tasks"] == alone["tasks"] > 0, (ours, alone)
 
 
+@pytest.mark.cluster
 def test_key_sets_a_job_reads_prune_a_join_side(spark, events: str) -> None:
     """Keys in a table (Spark estimates it small): read while planning by a job of their own, the same
     snapshot the join reads; a plan that could give other rows a second time (rand) is not read."""

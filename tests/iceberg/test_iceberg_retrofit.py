@@ -58,6 +58,7 @@ def retrofit(spark, table: str, columns: list[str]) -> list[dict]:
     return bp.retrofit(spark, table, columns, format="iceberg")
 
 
+@pytest.mark.cluster
 @pytest.mark.core
 @pytest.mark.parametrize("format_version", [1, 2])
 def test_retrofit_adds_filters_and_reads_prune(spark, format_version: int) -> None:

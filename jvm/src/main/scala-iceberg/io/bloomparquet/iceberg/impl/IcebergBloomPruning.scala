@@ -95,11 +95,14 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
   }
 
   private def prune(conditions: Seq[Expression], relation: DataSourceV2ScanRelation): Unit = {
-    val settings = ReadSettings.resolve(relation.relation.options, SessionReadConfs.of(spark))
     val usable = conditions.filter(c => c.deterministic && !SubqueryExpression.hasSubquery(c) && c.references.subsetOf(relation.outputSet))
     val scan = relation.scan
-    val byId = new FieldIdColumns(IcebergScanTasks.projection(scan), settings.caseSensitive)
-    for (predicate <- CatalystPredicates.fromFilters(usable).flatMap(byId(_)) if settings.bloom.enabled) {
+    // Settings only once there is something to probe: most filtered scans have no bloom predicate.
+    lazy val byId = new FieldIdColumns(IcebergScanTasks.projection(scan), SparkCompat.caseSensitive(spark))
+    for {
+      predicate <- CatalystPredicates.fromFilters(usable).flatMap(byId(_))
+      settings = ReadSettings.resolve(relation.relation.options, SessionReadConfs.of(spark)) if settings.bloom.enabled
+    } {
       val started = System.nanoTime()
       val tasks = IcebergScanTasks.tasks(scan)
       val judged: Map[PartitionScanTask, FileKey] =
