@@ -307,6 +307,37 @@ def test_key_sets_a_job_reads_prune_a_join_side(spark, events: str) -> None:
     assert ours["tasks"] == alone["tasks"] > 0, (ours, alone)
 
 
+def test_keys_in_a_table_are_not_read_for_files_without_filters(spark) -> None:
+    """An Iceberg side whose files have no filter on the key (scattered keys: statistics can't prune either)
+    is not worth a second read of the keys: the query runs the jobs Iceberg alone runs, no more."""
+    t = "lake.db.unfiltered_scattered"
+    spark.sql(f"DROP TABLE IF EXISTS {t}")
+    spark.sql(f"CREATE TABLE {t} (k BIGINT, v STRING) USING iceberg")
+    for i in range(3):
+        spark.range(i * 5000, (i + 1) * 5000).selectExpr("id * 7919 % 100003 AS k", "'x' AS v").coalesce(1).writeTo(
+            t
+        ).append()
+    spark.sql("DROP TABLE IF EXISTS lake.db.few_table_keys")
+    spark.sql("CREATE TABLE lake.db.few_table_keys (k BIGINT) USING iceberg")
+    # One file: nothing on that side to rule out, so the other side's keys are never read to prune it.
+    spark.createDataFrame([(7919,), (4,)], "k BIGINT").coalesce(1).writeTo("lake.db.few_table_keys").append()
+
+    def jobs(conf: dict[str, str]) -> int:
+        tracker = spark.sparkContext.statusTracker()
+        group = f"keys-{conf['spark.bloomparquet.iceberg.enabled']}"
+        spark.sparkContext.setJobGroup(group, group)
+        try:
+            with spark_conf(spark, conf):
+                spark.table(t).join(spark.table("lake.db.few_table_keys"), "k").collect()
+        finally:
+            spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+        return len(tracker.getJobIdsForGroup(group))
+
+    got, ours, alone = both(spark, lambda: spark.table(t).join(spark.table("lake.db.few_table_keys"), "k"))
+    assert [r[0] for r in got] == [7919] and ours["tasks"] == alone["tasks"], (ours, alone)
+    assert jobs(ON) == jobs(OFF)
+
+
 def test_every_type_iceberg_writes_a_filter_for(spark) -> None:
     """Each type as Iceberg stores it (timestamps in microseconds, decimals by precision as INT32, INT64 or
     fixed bytes): a present value is found, and an absent one inside every file's range rules them all out."""

@@ -20,6 +20,7 @@ from bloomparquet.reference import read_bloom_filters
 
 from ..races import at_once
 from ..spark_conf import rows, spark_conf
+from .conftest import CATALOG
 from .tables import FILES, ROWS_PER_FILE, append_keys, create_events
 from .test_iceberg_reads import OFF, both
 
@@ -254,9 +255,10 @@ def test_cli_retrofits_an_iceberg_table(spark) -> None:
     """``bloomparquet retrofit TABLE --iceberg --conf ...``: its own session, the catalog given by --conf."""
     t = "lake.db.retro_cli"
     create_events(spark, t, 2, filtered=())
-    catalog = [
-        f"spark.sql.catalog.lake{k}={spark.conf.get(f'spark.sql.catalog.lake{k}')}" for k in ("", ".type", ".warehouse")
-    ]
+    # The catalog's warehouse holds db/retro_cli/data/<file> (the session's conf may have been set again since).
+    warehouse = data_files(spark, t)[0].parents[3]
+    catalog = [f"spark.sql.catalog.lake={CATALOG}", "spark.sql.catalog.lake.type=hadoop"]
+    catalog.append(f"spark.sql.catalog.lake.warehouse={warehouse}")
     command = [sys.executable, "-m", "bloomparquet.cli", "retrofit", t, "--iceberg", "--columns", "s", "--json"]
     command += [arg for c in catalog for arg in ("--conf", c)] + ["--master", "local[1]"]
     out = subprocess.run(command, capture_output=True, text=True, timeout=600, check=True)

@@ -6,11 +6,12 @@ import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide, holdsQu
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
-import io.bloomparquet.planning.{FileKey, PrunedFiles}
-import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates}
+import io.bloomparquet.planning.{FileKey, KeySetSample, PlanningOpen, PrunedFiles}
+import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff}
 import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.sql.KeySetSize
-import org.apache.iceberg.{FileFormat, FileScanTask, PartitionScanTask}
+import org.apache.hadoop.fs.Path
+import org.apache.iceberg.{DataFile, FileFormat, FileScanTask, PartitionScanTask}
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, InSet, PredicateHelper, SubqueryExpression}
@@ -64,7 +65,7 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
         case (key: AttributeReference, value)
             if scan.outputSet.contains(key) && key.dataType == value.dataType &&
               CatalystPredicates.supported(key.dataType) && !side.keys.isStreaming &&
-              (KeySetSize.atMost(side.keys, maxBytes) || readOnceMore(side.keys, scan, maxBytes)) => (key, value)
+              (KeySetSize.atMost(side.keys, maxBytes) || readOnceMore(side.keys, key, value, scan, maxBytes)) => (key, value)
       }.foreach { case (key, value) =>
         val keys = SparkCompat.collectRows(spark, Project(Seq(Alias(value, "key")()), side.keys))
           .map(_.get(0, key.dataType)).filter(_ != null).distinct
@@ -75,14 +76,25 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
 
   /**
    * Are keys a job reads worth reading while planning: estimated at most `maxBytes`, the same rows when
-   * read again, and more than one data file on the Iceberg side to rule out (else the job costs more
-   * than a task it may save).
+   * read again, more than one data file on the Iceberg side to rule out (else the job costs more than a
+   * task it may save), and filters in the side's first and last file that can prune for about as many
+   * keys as Spark estimates ([[KeySetPayoff]], the rule every route's key sets follow: files without
+   * filters on the key are not worth a second read of the keys).
    */
-  private def readOnceMore(keys: LogicalPlan, scan: DataSourceV2ScanRelation, maxBytes: Long): Boolean =
+  private def readOnceMore(keys: LogicalPlan, column: AttributeReference, value: Expression, scan: DataSourceV2ScanRelation,
+      maxBytes: Long): Boolean =
     // Adaptive execution plans a join again over its finished stages: those were read (the side was pruned
     // when the query was first planned) and are not read again.
-    keys.deterministic && !holdsQueryStage(keys) && keys.stats.sizeInBytes <= BigInt(maxBytes) &&
-      IcebergScanTasks.tasks(scan.scan).count(_.isInstanceOf[FileScanTask]) > 1
+    keys.deterministic && !holdsQueryStage(keys) && keys.stats.sizeInBytes <= BigInt(maxBytes) && {
+      val files = IcebergScanTasks.tasks(scan.scan).collect { case t: FileScanTask if t.file.format == FileFormat.PARQUET => t.file }
+      files.map(_.location).distinct.size > 1 && {
+        val sampled = Seq(files.head, files.last).map(f => PlanningOpen.status(key(f), new Path(f.location)))
+        val settings = ReadSettings.resolve(scan.relation.options, SessionReadConfs.of(spark))
+        KeySetSample.of(sampled, column.name, SparkCompat.caseSensitive(spark),
+          SparkCompat.newHadoopConf(spark, scan.relation.options.asCaseSensitiveMap.asScala.toMap), settings.bloom.useCache)
+          .forall(KeySetPayoff.mayPay(_, KeySetSize.judgedKeys(keys, Some(value))))
+      }
+    }
 
   /** Projections and filters over an Iceberg batch scan (not a row-level operation's): the filters' conjuncts and the scan. */
   private object IcebergScan {
@@ -128,7 +140,9 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
   }
 
   /** Iceberg's data files are never rewritten in place: its path and size name one file version. */
-  private def key(task: FileScanTask): FileKey = FileKey(task.file.location, task.file.fileSizeInBytes, 0L)
+  private def key(task: FileScanTask): FileKey = key(task.file)
+
+  private def key(file: DataFile): FileKey = FileKey(file.location, file.fileSizeInBytes, 0L)
 
   /** What planning made of `files`; None: the predicate matches nothing, and every file is dropped unread. */
   private def prunedFiles(files: Seq[FileKey], predicate: BloomPredicate, options: Map[String, String],
