@@ -19,15 +19,16 @@ import org.apache.spark.sql.SparkSession
  * their statistics) are retrofitted by a Spark job into new files beside them, columns matched by field
  * id (a renamed column is found under its old name in older files; files written before a column was
  * added are skipped for it). The commit is a `RewriteFiles` validated from the snapshot read: each new
- * file is the old one's entry with a new path and size (statistics, partition, split offsets, sort
- * order and first row id carried over; the row groups are copied byte for byte, so they start where
- * they did). Iceberg then fails the commit if a concurrent commit removed one of the files or added a
- * delete for one, and the new files are removed.
+ * file is the old one's entry with a new path and size (statistics, partition, split offsets and sort
+ * order carried over; the row groups are copied byte for byte, so they start where they did). Iceberg
+ * then fails the commit if a concurrent commit removed one of the files or added a delete for one, and
+ * the new files are removed.
  *
  * Format version 3 is refused: Iceberg gives every file a commit adds new row ids (only a rewrite that
- * writes `_row_id` into the file keeps them). A file some delete already applies to is left as it is (status `deletes-apply`): a position delete or
- * deletion vector names its file by path, and the new file would be a fresh sequence number that older
- * equality deletes no longer reach; a rewrite that applies them (`rewrite_data_files`) must replace it.
+ * writes `_row_id` into the file keeps them). A file some delete already applies to is left as it is
+ * (status `deletes-apply`): a position delete or deletion vector names its file by path, and the new
+ * file would get a fresh sequence number that older equality deletes no longer reach; a rewrite that
+ * applies them (`rewrite_data_files`) must replace it.
  */
 final class IcebergTableRetrofit(spark: SparkSession) extends TableRetrofitter {
 
