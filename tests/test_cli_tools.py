@@ -486,7 +486,7 @@ def test_retrofit_dry_run_lists_what_would_be_rewritten_and_writes_nothing(data:
         (["--delta", "--dry-run"], "--dry-run reads Parquet files, not a table format's metadata"),
         (["--iceberg", "--dry-run"], "--dry-run reads Parquet files, not a table format's metadata"),
         (["--delta", "--iceberg"], "--delta and --iceberg: give one table format"),
-        (["--conf", "a=b"], "--conf sets up the local session --iceberg starts"),
+        (["--conf", "a=b"], "--conf sets up the local session --delta or --iceberg starts"),
     ],
 )
 def test_retrofit_refuses_combinations_it_cannot_run(data: Path, capsys, extra: list[str], message: str) -> None:

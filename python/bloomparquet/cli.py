@@ -114,44 +114,32 @@ def _progress() -> dict[str, str]:
     return {"spark.ui.showConsoleProgress": "true"} if sys.stderr.isatty() else {}
 
 
-def _delta_spark(master: str | None = None) -> SparkSession:
-    """A classic session with bloomparquet and the Delta Lake release its jar is built against."""
-    from . import delta_package, session
-
-    package = delta_package()
-    if package is None:
-        import pyspark
-
-        raise SystemExit(f"bloomparquet: Delta Lake has no release for Spark {pyspark.__version__}: no --delta here")
-    return session(
-        master or "local[*]",
-        **{
-            **_progress(),
-            "spark.jars.packages": package,
-            "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
-            "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
-        },
-    )
-
-
-def _iceberg_spark(master: str | None, conf: list[str]) -> SparkSession:
-    """A classic session with bloomparquet, the Iceberg runtime its jar is built against and ``conf``
-    (``KEY=VALUE`` each: the catalog holding the table)."""
-    from . import iceberg_package, session
+def _table_format_spark(fmt: str, master: str | None, conf: list[str]) -> SparkSession:
+    """A classic session with bloomparquet, the release of table format ``fmt`` (``"delta"`` or
+    ``"iceberg"``) its jar is built against, and ``conf`` (``KEY=VALUE`` each: an Iceberg catalog)."""
+    from . import delta_package, iceberg_package, session
     from .tools import BadInput
 
-    package = iceberg_package()
+    name, package, settings = {
+        "delta": (
+            "Delta Lake",
+            delta_package(),
+            {
+                "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+                "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+            },
+        ),
+        "iceberg": (
+            "Apache Iceberg",
+            iceberg_package(),
+            {"spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"},
+        ),
+    }[fmt]
     if package is None:
         import pyspark
 
-        raise SystemExit(
-            f"bloomparquet: Iceberg has no Spark runtime for Spark {pyspark.__version__}: no --iceberg here"
-        )
-    settings = {
-        **_progress(),
-        "spark.jars.packages": package,
-        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
-    }
+        raise SystemExit(f"bloomparquet: {name} has no release for Spark {pyspark.__version__}: no --{fmt} here")
+    settings = {**_progress(), "spark.jars.packages": package, **settings}
     for item in conf:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
@@ -196,9 +184,9 @@ def _retrofit(args: argparse.Namespace) -> int:
     _fpp(args.fpp)
     if args.delta and args.iceberg:
         raise BadInput("--delta and --iceberg: give one table format")
-    if args.conf and (args.remote or not args.iceberg):
+    if args.conf and (args.remote or not (args.delta or args.iceberg)):
         raise BadInput(
-            "--conf sets up the local session --iceberg starts; set a Connect server's settings on the server"
+            "--conf sets up the local session --delta or --iceberg starts; set a Connect server's settings on the server"
         )
     if args.dry_run:
         if args.delta or args.iceberg:
@@ -213,7 +201,7 @@ def _retrofit(args: argparse.Namespace) -> int:
     if args.remote or fmt == "parquet":
         spark = _spark(args.remote, args.master)
     else:
-        spark = _delta_spark(args.master) if fmt == "delta" else _iceberg_spark(args.master, args.conf)
+        spark = _table_format_spark(fmt, args.master, args.conf)
     results = retrofit(spark, path, args.columns, fpp=args.fpp, overwrite=args.overwrite, format=fmt)
     if args.json:
         files = [
@@ -371,7 +359,7 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="with --iceberg: a setting of the local session, repeated (the catalog: "
+        help="with --delta or --iceberg: a setting of the local session, repeated (an Iceberg catalog: "
         "spark.sql.catalog.lake=org.apache.iceberg.spark.SparkCatalog, spark.sql.catalog.lake.type=hadoop, ...)",
     )
     ret.add_argument("--overwrite", action="store_true", help="replace filters that chunks already have")

@@ -185,10 +185,12 @@ def retrofit(
         ``replace`` snapshot through Iceberg's ``RewriteFiles``, validated from the snapshot read
         (statistics, partition, split offsets and sort order kept). A concurrent commit that removed
         one of the files, or added a delete for one, fails it with Iceberg's validation error, and
-        nothing is committed. A file some delete already applies to is left as it is, with status
-        ``deletes-apply``: Iceberg's ``rewrite_data_files``, with the table properties of
-        :func:`iceberg_filter_properties` set, replaces it with a file that has both applied. Needs
-        Iceberg's Spark runtime loaded in the session.
+        nothing is committed; a row-level command that read the old files and commits after it is
+        failed by Iceberg in turn. A file some delete already applies to is left as it is, with status
+        ``deletes-apply``, and a format version 3 table is refused (Iceberg would give the copied rows
+        new row ids): Iceberg's ``rewrite_data_files``, with the table properties of
+        :func:`iceberg_filter_properties` set, writes such files with filters. Needs Iceberg's Spark
+        runtime loaded in the session.
 
     Returns
     -------

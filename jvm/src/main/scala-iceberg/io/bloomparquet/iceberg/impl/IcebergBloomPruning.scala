@@ -58,9 +58,8 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
    * Rows can't change: a row whose key is not among the keys joins with nothing on a side the join
    * drops unmatched rows of.
    */
-  private def keySetPruned(side: PrunableSide): Unit = side.plan match {
-    case IcebergScan(filters, scan) if KeySetMaxBytes.from(spark.conf.getOption) > 0 =>
-      val maxBytes = KeySetMaxBytes.from(spark.conf.getOption)
+  private def keySetPruned(side: PrunableSide): Unit = (side.plan, KeySetMaxBytes.from(spark.conf.getOption)) match {
+    case (IcebergScan(filters, scan), maxBytes) if maxBytes > 0 =>
       side.equalities.collectFirst {
         case (key: AttributeReference, value)
             if scan.outputSet.contains(key) && key.dataType == value.dataType &&
