@@ -8,7 +8,7 @@ import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.pruning.ChunkAt
 import io.bloomparquet.pruning.KeySetPayoff.RowGroupSample
 import io.bloomparquet.sbbf.{BloomFilterReader, FillEstimates, FilterFound}
-import io.bloomparquet.schema.ColumnResolver
+import io.bloomparquet.schema.FileColumn
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, Path}
 import org.apache.parquet.column.statistics.Statistics
@@ -19,8 +19,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName
 /**
  * What a key-set filter's payoff is judged on ([[io.bloomparquet.pruning.KeySetPayoff]]): a few
  * row groups of a listing (the first and middle one of the files [[BloomColumns]] samples) with,
- * for one top-level column, its filter's false-positive rate and distinct count from the filter's
- * bits, its numeric min/max and its rows. At most [[RowGroups]] filters are read, through the planning cache, so a scan that
+ * for one column, its filter's false-positive rate and distinct count from the filter's
+ * bits, its numeric min/max and its rows. The column is found as its table names it ([[FileColumn]]: a
+ * top-level name, or field ids for tables matched by id). At most [[RowGroups]] filters are read, through the planning cache, so a scan that
  * then probes them reads them once. None when a sampled file or filter can't be read or is
  * encrypted: nothing known, the filter stays. A file version's samples are kept (small, a few per
  * file): planning asks again for every query over the same files, and counting a filter's bits costs.
@@ -30,7 +31,7 @@ object KeySetSample {
   /** Row groups sampled: two of each sampled file. */
   val RowGroups: Int = 2 * BloomColumns.Sampled
 
-  def of(files: Seq[FileStatus], column: String, caseSensitive: Boolean, conf: => Configuration,
+  def of(files: Seq[FileStatus], column: FileColumn, caseSensitive: Boolean, conf: => Configuration,
       useCache: Boolean): Option[Seq[RowGroupSample]] = {
     val listed = BloomColumns.sampled(files)
     def read(): Option[Seq[RowGroupSample]] =
@@ -50,18 +51,18 @@ object KeySetSample {
     }
   }
 
-  private val byListing: Cache[(Seq[FileKey], String, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
+  private val byListing: Cache[(Seq[FileKey], FileColumn, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
     .maximumSize(4096)
     .executor((task: Runnable) => task.run())
-    .build[(Seq[FileKey], String, Boolean), Seq[RowGroupSample]]()
+    .build[(Seq[FileKey], FileColumn, Boolean), Seq[RowGroupSample]]()
 
-  private val judged: Cache[(FileKey, String, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
+  private val judged: Cache[(FileKey, FileColumn, Boolean), Seq[RowGroupSample]] = Caffeine.newBuilder()
     .maximumSize(16384)
     .executor((task: Runnable) => task.run())
-    .build[(FileKey, String, Boolean), Seq[RowGroupSample]]()
+    .build[(FileKey, FileColumn, Boolean), Seq[RowGroupSample]]()
 
   /** A file version's samples, kept where the cache is wanted; what could not be read is judged anew. */
-  private def file(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
+  private def file(key: FileKey, listed: Option[FileStatus], column: FileColumn, caseSensitive: Boolean,
       conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] =
     if (!useCache) read(key, listed, column, caseSensitive, conf, useCache)
     else Option(judged.getIfPresent((key, column, caseSensitive))).orElse {
@@ -70,7 +71,7 @@ object KeySetSample {
       read
     }
 
-  private def read(key: FileKey, listed: Option[FileStatus], column: String, caseSensitive: Boolean,
+  private def read(key: FileKey, listed: Option[FileStatus], column: FileColumn, caseSensitive: Boolean,
       conf: Configuration, useCache: Boolean): Option[Seq[RowGroupSample]] = {
     // The footer with its filter lengths. Filters read here join the cached index under this scan's own key.
     val footerIndex = BloomColumns.index(key, conf, useCache, listed)
@@ -80,11 +81,9 @@ object KeySetSample {
       val blocks = footer.getBlocks.asScala.toIndexedSeq
       // The first and the middle one: a file's last row group is often a short remainder.
       val picked = (blocks.indices.take(1) ++ blocks.indices.drop(blocks.size / 2).take(1)).distinct
-      val chunks = picked.flatMap { rg =>
-        blocks(rg).getColumns.asScala.zipWithIndex.collectFirst {
-          case (c, i) if c.getPath.size == 1 && ColumnResolver.sameName(c.getPath.toArray.head, column, caseSensitive) => (rg, i, c)
-        }
-      }
+      // A file without the column (written before it was added) adds no sample.
+      val leaf = column.leaf(footer.getFileMetaData.getSchema, caseSensitive).toOption.map(_.index)
+      val chunks = for (rg <- picked; i <- leaf) yield (rg, i, blocks(rg).getColumns.get(i))
       val index = if (useCache) FileBloomIndexCache.get(key) else None
       lazy val status = listed.getOrElse(PlanningOpen.status(key, new Path(key.path)))
       lazy val stream = PlanningOpen.stream(status, HadoopInputFile.fromStatus(status, conf), conf)

@@ -9,7 +9,7 @@ import scala.util.control.NonFatal
 import io.bloomparquet.compat.{ParquetFilterShims, ParquetShims}
 import io.bloomparquet.options.BloomColumn
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, ParquetHash}
-import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
+import io.bloomparquet.schema.{FileColumn, ParquetLeaf, Unresolved}
 import io.bloomparquet.tail.{ChunkBloom, FilterTail, FooterTail}
 import io.bloomparquet.write.FilterBuilder
 import org.apache.hadoop.conf.Configuration
@@ -45,9 +45,9 @@ object RetrofitFile {
    */
   def run(path: Path, conf: Configuration, names: Seq[String], fpp: Double, overwrite: Boolean,
       caseSensitive: Boolean): RetrofitResult =
-    run(path, conf, RetrofitColumn.named(names), fpp, overwrite, caseSensitive, None, skipAbsent = false)
+    run(path, conf, names.map(FileColumn.dotted), fpp, overwrite, caseSensitive, None, skipAbsent = false)
 
-  def run(path: Path, conf: Configuration, names: Seq[RetrofitColumn], fpp: Double, overwrite: Boolean,
+  def run(path: Path, conf: Configuration, names: Seq[FileColumn], fpp: Double, overwrite: Boolean,
       caseSensitive: Boolean, copyTo: Option[Path], skipAbsent: Boolean): RetrofitResult = {
     val started = System.nanoTime()
     def seconds = (System.nanoTime() - started) / 1e9
@@ -105,14 +105,11 @@ object RetrofitFile {
    * The leaf `name` denotes (a name that does not parse is taken as one top-level name), checked to take a
    * filter; None for a column the file lacks, with `skipAbsent`.
    */
-  private def resolve(column: RetrofitColumn, schema: MessageType, caseSensitive: Boolean, path: Path,
+  private def resolve(column: FileColumn, schema: MessageType, caseSensitive: Boolean, path: Path,
       skipAbsent: Boolean): Option[ParquetLeaf] = {
     def refuse(why: String) = throw new IllegalArgumentException(s"$path: $why")
     val name = column.name
-    val resolved = column match {
-      case RetrofitColumn.Named(_) => ColumnResolver.parquet(schema, ColumnName.parse(name).getOrElse(Seq(name)), caseSensitive)
-      case RetrofitColumn.FieldIds(_, ids) => ColumnResolver.parquetByIds(schema, ids)
-    }
+    val resolved = column.leaf(schema, caseSensitive)
     if (skipAbsent && resolved.left.exists(_.isInstanceOf[Unresolved.Missing])) return None
     val leaf = resolved.fold({
         case Unresolved.Ambiguous(_, matches) => refuse(s"column '$name' is ambiguous: ${matches.mkString(", ")}")

@@ -7,6 +7,7 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
+import io.bloomparquet.schema.FileColumn
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
 import org.apache.spark.{JobExecutionStatus, SparkContext, SparkJobInfo}
@@ -31,14 +32,14 @@ object RetrofitJob {
     val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = listFiles(path, conf)
-    runTasks(spark, files.map(f => RetrofitTask(f)), RetrofitColumn.named(columns), fpp, overwrite, conf)
+    runTasks(spark, files.map(f => RetrofitTask(f)), columns.map(FileColumn.dotted), fpp, overwrite, conf)
   }
 
   /** One file to retrofit: in place, or into a new file at `copyTo`, skipping columns it lacks with `skipAbsent`. */
   final case class RetrofitTask(path: String, copyTo: Option[String] = None, skipAbsent: Boolean = false)
 
   /** One Spark task per file; a failed run returns its error once all its tasks have ended. */
-  def runTasks(spark: SparkSession, tasks: Seq[RetrofitTask], columns: Seq[RetrofitColumn], fpp: Double, overwrite: Boolean,
+  def runTasks(spark: SparkSession, tasks: Seq[RetrofitTask], columns: Seq[FileColumn], fpp: Double, overwrite: Boolean,
       conf: Configuration): Seq[RetrofitResult] = {
     if (tasks.isEmpty) return Nil
     val shipped = new SerializableConfiguration(conf)

@@ -10,7 +10,7 @@ import io.bloomparquet.kernel.SbbfKernels
 import io.bloomparquet.options.{BloomReadOptions, ReadSettings}
 import io.bloomparquet.planning.KeySetSample
 import io.bloomparquet.pruning.KeySetPayoff
-import io.bloomparquet.schema.ColumnResolver
+import io.bloomparquet.schema.{ColumnResolver, FileColumn}
 import org.apache.hadoop.fs.FileStatus
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.ScanBuilder
@@ -72,8 +72,12 @@ class BloomParquetTable(
   def isRuntimeFilterColumn(name: String): Boolean =
     runtimeFilterNames.exists(ColumnResolver.sameName(_, name, SparkCompat.caseSensitive(sparkSession)))
 
-  /** May a runtime filter of about `keys` values on column `name` prune, and pay for its subquery? */
-  def runtimeFilterMayPay(name: String, keys: Double): Boolean =
+  /**
+   * May a runtime filter of about `keys` values on column `name` prune, and pay for its subquery?
+   * `keys` is estimated only for a column some file has filters on: the estimate walks the key
+   * side's statistics, and most join columns have none.
+   */
+  def runtimeFilterMayPay(name: String, keys: => Double): Boolean =
     isRuntimeFilterColumn(name) && keySetMayPay(name, keys)
 
   private val keySetSamples = new ConcurrentHashMap[String, Option[Seq[KeySetPayoff.RowGroupSample]]]()
@@ -89,7 +93,7 @@ class BloomParquetTable(
       val sample = keySetSamples.computeIfAbsent(if (caseSensitive) name else name.toLowerCase(Locale.ROOT),
         _ => {
           readyToRead()
-          KeySetSample.of(fileIndex.allFiles(), name, caseSensitive, hadoopConf, settings(options).bloom.useCache)
+          KeySetSample.of(fileIndex.allFiles(), FileColumn.topLevel(name), caseSensitive, hadoopConf, settings(options).bloom.useCache)
         })
       sample.forall(KeySetPayoff.mayPay(_, keys))
     }

@@ -9,6 +9,7 @@ import io.bloomparquet.compat.CatalystPlans.{FileRelation, PrunableJoin, Prunabl
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{BloomColumns, FileKey, KeptRowGroups, KeySetSample}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff}
+import io.bloomparquet.schema.FileColumn
 import io.bloomparquet.spark.{InTaskParquet, PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.spark.metrics.PruningCounts
 import io.bloomparquet.sql.KeySetSize
@@ -183,7 +184,7 @@ final case class DeltaBloomPruning(spark: SparkSession) extends Rule[LogicalPlan
    */
   private[impl] def keySetMayPay(rel: FileRelation, column: String, keys: Double): Boolean =
     sampled(rel, column).forall { case (files, physical, conf, useCache) =>
-      KeySetSample.of(files, physical, caseSensitive = true, conf, useCache).forall(KeySetPayoff.mayPay(_, keys))
+      KeySetSample.of(files, FileColumn.topLevel(physical), caseSensitive = true, conf, useCache).forall(KeySetPayoff.mayPay(_, keys))
     }
 
   /** The relation's first and last file, `column`'s physical top-level name, the Hadoop conf and the cache setting. */

@@ -6,8 +6,8 @@ import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.delta.PhysicalColumns
-import io.bloomparquet.retrofit.{FormatRetrofit, PendingRetrofit, RetrofitColumn, RetrofitJob, RetrofitResult, TableRetrofitter}
-import io.bloomparquet.schema.ColumnName
+import io.bloomparquet.retrofit.{FormatRetrofit, PendingRetrofit, RetrofitJob, RetrofitResult, TableRetrofitter}
+import io.bloomparquet.schema.{ColumnName, FileColumn}
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.functions.col
@@ -55,7 +55,7 @@ final class DeltaTableRetrofit(spark: SparkSession) extends TableRetrofitter {
         skipAbsent = true)
     }
     val results =
-      try RetrofitJob.runTasks(spark, tasks, RetrofitColumn.named(names), fpp, overwrite, hadoopConf)
+      try RetrofitJob.runTasks(spark, tasks, names.map(FileColumn.dotted), fpp, overwrite, hadoopConf)
       catch {
         case NonFatal(e) => // the files other tasks wrote are nobody's: no commit will name them
           FormatRetrofit.removeQuietly(tasks.flatMap(_.copyTo), hadoopConf)

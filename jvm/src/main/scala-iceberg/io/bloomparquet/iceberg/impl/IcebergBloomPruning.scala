@@ -8,6 +8,7 @@ import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{FileKey, KeySetSample, PlanningOpen, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff}
+import io.bloomparquet.schema.FileColumn
 import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
 import io.bloomparquet.sql.KeySetSize
 import org.apache.hadoop.fs.Path
@@ -89,9 +90,13 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
       files.map(_.location).distinct.size > 1 && {
         val sampled = Seq(files.head, files.last).map(f => PlanningOpen.status(key(f), new Path(f.location)))
         val settings = ReadSettings.resolve(scan.relation.options, SessionReadConfs.of(spark))
-        KeySetSample.of(sampled, column.name, SparkCompat.caseSensitive(spark),
-          SparkCompat.newHadoopConf(spark, scan.relation.options.asCaseSensitiveMap.asScala.toMap), settings.bloom.useCache)
-          .forall(KeySetPayoff.mayPay(_, KeySetSize.judgedKeys(keys, Some(value))))
+        val caseSensitive = SparkCompat.caseSensitive(spark)
+        // Matched by field id, as Iceberg reads it: a renamed column is sampled under its old name.
+        val byId = new FieldIdColumns(IcebergScanTasks.projection(scan.scan), caseSensitive).ids(Seq(column.name))
+        byId.forall(ids =>
+          KeySetSample.of(sampled, FileColumn.FieldIds(column.name, ids), caseSensitive,
+            SparkCompat.newHadoopConf(spark, scan.relation.options.asCaseSensitiveMap.asScala.toMap), settings.bloom.useCache)
+            .forall(KeySetPayoff.mayPay(_, KeySetSize.judgedKeys(keys, Some(value)))))
       }
     }
 

@@ -6,8 +6,8 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.retrofit.{FormatRetrofit, PendingRetrofit, RetrofitColumn, RetrofitJob, RetrofitResult, TableRetrofitter}
-import io.bloomparquet.schema.ColumnName
+import io.bloomparquet.retrofit.{FormatRetrofit, PendingRetrofit, RetrofitJob, RetrofitResult, TableRetrofitter}
+import io.bloomparquet.schema.{ColumnName, FileColumn}
 import org.apache.hadoop.fs.Path
 import org.apache.iceberg.{DataFile, DataFiles, FileFormat, FileScanTask, HasTableOperations, Table}
 import org.apache.iceberg.exceptions.CommitStateUnknownException
@@ -48,7 +48,7 @@ final class IcebergTableRetrofit(spark: SparkSession) extends TableRetrofitter {
     val columnsById = new FieldIdColumns(table.schema(), SparkCompat.caseSensitive(spark))
     val wanted = columns.map { c =>
       val parts = ColumnName.parse(c).getOrElse(Seq(c))
-      RetrofitColumn.FieldIds(c,
+      FileColumn.FieldIds(c,
         columnsById.ids(parts).getOrElse(throw new IllegalArgumentException(
             s"bloomparquet: retrofit: unknown column '$c'; the table's columns are " +
               table.schema().columns.asScala.map(_.name).mkString(", "))))
