@@ -21,6 +21,14 @@ VERSION = re.search(r'version := "([^"]+)"', (ROOT / "build.sbt").read_text()).g
 USER_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "BLOOMPARQUET_JAR", "SPARK_HOME")}
 
 
+def newest_minor(table_format: str) -> str:
+    """The newest Spark minor a table format (``delta``, ``iceberg``) has a release pinned for."""
+    prefix = f"{table_format}."
+    return max(
+        (k.removeprefix(prefix) for k in PINS if k.startswith(prefix)), key=lambda m: tuple(map(int, m.split(".")))
+    )
+
+
 def artifact(minor: str) -> tuple[str, Path]:
     """A minor's artifact name (``bloomparquet-spark-<minor>_<scala>``) and its folder in the repository."""
     scala = ".".join(PINS[f"scala.{minor}"].split(".")[:2])

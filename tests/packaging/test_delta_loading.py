@@ -15,23 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from maven_release import PINS, REPO, ROOT, USER_ENV, VERSION, artifact, spark_submit
+from maven_release import PINS, REPO, ROOT, USER_ENV, VERSION, artifact, newest_minor, spark_submit
 
 SMOKE = Path(__file__).with_name("delta_smoke.py")
-MINOR = max(
-    (k.removeprefix("delta.") for k in PINS if k.startswith("delta.")), key=lambda m: tuple(map(int, m.split(".")))
-)
+MINOR = newest_minor("delta")
 DELTA = f"io.delta:delta-spark_{MINOR}_2.13:{PINS[f'delta.{MINOR}']}"
 EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension,io.bloomparquet.BloomParquetExtensions"
 CATALOG = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
-
-
-@pytest.fixture(scope="module")
-def ivy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not REPO.is_dir():
-        pytest.fail(f"{REPO} missing: bin/test makes it (or: bin/release {REPO.parent})")
-    return tmp_path_factory.mktemp("ivy")
 
 
 def _submit(ivy: Path, cwd: Path, *args: str) -> dict[str, object]:

@@ -9,23 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from maven_release import PINS, REPO, VERSION, artifact, spark_submit
+from maven_release import PINS, REPO, VERSION, artifact, newest_minor, spark_submit
 
 SMOKE = Path(__file__).with_name("iceberg_smoke.py")
-MINOR = max(
-    (k.removeprefix("iceberg.") for k in PINS if k.startswith("iceberg.")), key=lambda m: tuple(map(int, m.split(".")))
-)
+MINOR = newest_minor("iceberg")
 SCALA = ".".join(PINS[f"scala.{MINOR}"].split(".")[:2])
 ICEBERG = f"org.apache.iceberg:iceberg-spark-runtime-{MINOR}_{SCALA}:{PINS[f'iceberg.{MINOR}']}"
 EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,io.bloomparquet.BloomParquetExtensions"
-
-
-@pytest.fixture(scope="module")
-def ivy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not REPO.is_dir():
-        pytest.fail(f"{REPO} missing: bin/test makes it (or: bin/release {REPO.parent})")
-    return tmp_path_factory.mktemp("ivy")
 
 
 def _submit(ivy: Path, cwd: Path, *args: str) -> dict[str, dict[str, int]]:
