@@ -108,8 +108,9 @@ def oracle_rows(spark, gen: Path, bloom: Path, text: str, timeout: float, filter
     return None if rows is None else normalized(rows)
 
 
-def run(spark, text: str, timeout: float) -> tuple[float, int, list | None, int]:
-    """(seconds, plan nodes, rows or None when cancelled or failed, rows the scans decoded)."""
+def run(spark, text: str, timeout: float, plan_only: bool = False) -> tuple[float, int, list | None, int]:
+    """(seconds, plan nodes, rows or None when cancelled or failed, rows the scans decoded). With
+    ``plan_only``, the seconds to plan (the physical plan, no job) and no rows."""
     sc = spark.sparkContext
     sc.setJobGroup("tpcds", "tpcds query", interruptOnCancel=True)
     timer = threading.Timer(timeout, lambda: sc.cancelJobGroup("tpcds"))
@@ -117,7 +118,10 @@ def run(spark, text: str, timeout: float) -> tuple[float, int, list | None, int]
     timer.start()
     try:
         df = spark.sql(text)
-        nodes = sum(1 for line in df._jdf.queryExecution().executedPlan().treeString().splitlines() if line.strip())
+        plan = df._jdf.queryExecution().executedPlan()
+        if plan_only:
+            return time.perf_counter() - started, 0, [], 0
+        nodes = sum(1 for line in plan.treeString().splitlines() if line.strip())
         rows = df.collect()
         seconds = time.perf_counter() - started
         return seconds, nodes, rows, bloomparquet.scan_metrics(df).get("numOutputRows", 0)
@@ -160,6 +164,11 @@ def main() -> None:
         help="every route reads the fact tables written with filters (the opted-in route against Spark's on the same files)",
     )
     ap.add_argument(
+        "--plan-only",
+        action="store_true",
+        help="time planning alone (the physical plan of each query, no job, rows not compared): what routing costs",
+    )
+    ap.add_argument(
         "--oracle",
         action="store_true",
         help="every route's rows must equal Spark's parquet with its filter pushdown off (one untimed run per query)",
@@ -183,7 +192,7 @@ def main() -> None:
     print(f"TPC-DS SF{args.scale:g}, {len(names)} queries, routes {routes}", flush=True)
     for route in routes:  # warm-up: class loading, JIT, the OS's file cache
         route_on(spark, gen, bloom, route, args.filtered_facts)
-        run(spark, texts[names[0]], args.timeout)
+        run(spark, texts[names[0]], args.timeout, args.plan_only)
     for i, name in enumerate(names):
         row = {"query": name}
         got = {}
@@ -193,7 +202,7 @@ def main() -> None:
         for _ in range(args.rounds):
             for route in routes[i % len(routes) :] + routes[: i % len(routes)]:
                 route_on(spark, gen, bloom, route, args.filtered_facts)
-                seconds, nodes, rows, decoded = run(spark, texts[name], args.timeout)
+                seconds, nodes, rows, decoded = run(spark, texts[name], args.timeout, args.plan_only)
                 best = row.get(route, {}).get("seconds", float("inf"))
                 first = row.get(route, {}).get("first_seconds", seconds)
                 row[route] = {
