@@ -76,7 +76,7 @@ final case class DeltaTableFilters(spark: SparkSession) extends Rule[LogicalPlan
     val caseSensitive = SparkCompat.caseSensitive(spark)
     val physical = new PhysicalColumns(facts.schema, facts.mapped, byId = false, caseSensitive)
     val columns = names.map { name =>
-      val parts = ColumnName.parse(name).getOrElse(Seq(name))
+      val parts = ColumnName.parts(name)
       val (path, dataType) = physical.leaf(parts).getOrElse(fail(s"${OptionRegistry.Columns.key}: unknown column " +
           s"'$name'; the table's columns are ${facts.schema.fieldNames.mkString(", ")}"))
       // As Spark's writer, which Delta's is, stores it (INT96 timestamps have no filter).

@@ -6,7 +6,7 @@ import scala.util.control.NonFatal
 import io.bloomparquet.planning.FileVersion
 import io.bloomparquet.pruning.{CompiledPredicate, ImpossibleFilter}
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFolding, FilterFound}
-import io.bloomparquet.schema.{ColumnName, ColumnResolver}
+import io.bloomparquet.schema.FileColumn
 import io.bloomparquet.tail.FooterTail
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.FileStatus
@@ -65,7 +65,7 @@ object FileFilters {
           // filters by dotted path, so two leaves sharing one may hold each other's.
           val shared = CompiledPredicate.sharedDottedPaths(schema)
           val leaves = columns.flatMap { c =>
-            ColumnResolver.parquet(schema, ColumnName.parse(c).getOrElse(Seq(c)), caseSensitive).toOption
+            FileColumn.dotted(c).leaf(schema, caseSensitive).toOption
               .filterNot(leaf => shared.contains(leaf.index))
               .map(leaf => (c, leaf, DigestClass.typeText(leaf.primitive)))
           }

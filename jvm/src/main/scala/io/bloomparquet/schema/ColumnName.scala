@@ -14,4 +14,7 @@ object ColumnName {
   /** The name path, or why `name` does not parse. */
   def parse(name: String): Either[String, Seq[String]] =
     Try(AttributeNameParser.parseAttributeName(name)).toEither.left.map(_.getMessage)
+
+  /** The name path; a name that does not parse (an unbalanced backtick) is taken as one top-level name. */
+  def parts(name: String): Seq[String] = parse(name).getOrElse(Seq(name))
 }

@@ -29,7 +29,7 @@ object FileColumn {
   }
 
   /** A column a user names, dotted for a struct's field (a name that does not parse is one top-level name). */
-  def dotted(name: String): FileColumn = Named(name, ColumnName.parse(name).getOrElse(Seq(name)))
+  def dotted(name: String): FileColumn = Named(name, ColumnName.parts(name))
 
   /** A top-level column, a Spark attribute's name taken whole (dots and all). */
   def topLevel(name: String): FileColumn = Named(name, Seq(name))

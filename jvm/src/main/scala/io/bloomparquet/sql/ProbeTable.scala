@@ -28,7 +28,7 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
   override def rows(spark: SparkSession): Seq[InternalRow] = {
     val conf = SparkCompat.newHadoopConf(spark)
     val caseSensitive = SparkCompat.caseSensitive(spark)
-    val parts = ColumnName.parse(column).getOrElse(Seq(column))
+    val parts = ColumnName.parts(column)
     val files = RetrofitJob.listFiles(path, conf).map { file =>
       val (status, fmd) = StoredFilters.footer(file, conf)
       val schema = new ParquetMetadataConverter().fromParquetMetadata(fmd).getFileMetaData.getSchema

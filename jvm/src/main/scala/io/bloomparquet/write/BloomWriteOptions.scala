@@ -34,7 +34,7 @@ object BloomWriteOptions {
       .foldLeft(Vector.empty[(String, Seq[String])])((kept, r) => if (kept.exists(_._2 == r._2)) kept else kept :+ r)
     // Per-column keys were lower-cased with the rest: match them without case.
     def perColumn[T](spec: OptionSpec[T]): Map[Seq[String], T] = valid.perColumn(spec).map { case (key, col, value) =>
-      val parts = ColumnName.parse(col).getOrElse(Seq(col))
+      val parts = ColumnName.parts(col)
       val target = resolved.find(_._2.map(_.toLowerCase(Locale.ROOT)) == parts.map(_.toLowerCase(Locale.ROOT)))
         .getOrElse(fail(s"option '$key' names column '$col', which is not in $Columns (${names.mkString(", ")})"))
       target._2 -> value

@@ -34,7 +34,7 @@ final class DeltaTableRetrofit(spark: SparkSession) extends TableRetrofitter {
     val physical = new PhysicalColumns(metadata.schema, metadata.columnMappingMode != NoMapping, byId = false,
       SparkCompat.caseSensitive(spark))
     val names = columns.map { name =>
-      val parts = ColumnName.parse(name).getOrElse(Seq(name))
+      val parts = ColumnName.parts(name)
       if (parts.size == 1 && partitions.exists(_.equalsIgnoreCase(parts.head)))
         throw new IllegalArgumentException(s"bloomparquet: retrofit: '$name' is a partition column: its values are not in the files")
       val (path, _) = physical.leaf(parts).getOrElse(throw new IllegalArgumentException(

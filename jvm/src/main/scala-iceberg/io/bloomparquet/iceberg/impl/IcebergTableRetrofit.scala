@@ -47,7 +47,7 @@ final class IcebergTableRetrofit(spark: SparkSession) extends TableRetrofitter {
     val snapshot = Option(table.currentSnapshot())
     val columnsById = new FieldIdColumns(table.schema(), SparkCompat.caseSensitive(spark))
     val wanted = columns.map { c =>
-      val parts = ColumnName.parse(c).getOrElse(Seq(c))
+      val parts = ColumnName.parts(c)
       FileColumn.FieldIds(c,
         columnsById.ids(parts).getOrElse(throw new IllegalArgumentException(
             s"bloomparquet: retrofit: unknown column '$c'; the table's columns are " +
