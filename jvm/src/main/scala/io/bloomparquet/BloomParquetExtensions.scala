@@ -23,10 +23,11 @@ class BloomParquetExtensions extends (SparkSessionExtensions => Unit) {
     // Prunes Iceberg scans' data files (spark.bloomparquet.iceberg.enabled) as Spark plans them: after Iceberg's
     // own planning, which Spark's optimizer runs after every rule an extension can inject.
     extensions.injectPlannerStrategy(IcebergReads.strategy(_))
-    // Plans catalog tables, SQL on paths and (opted in) plain Parquet through the V2 scan.
-    extensions.injectOptimizerRule(V2ScanRoute(_))
     // Turns a Delta table's bloom.* properties into filters every writer of the table writes.
     extensions.injectPostHocResolutionRule(DeltaTableFilters(_))
+    // Plans catalog tables, SQL on paths and (opted in) plain Parquet through the V2 scan: once, after operator
+    // optimization has moved every filter down to its relation, and before V2 scans are built.
+    extensions.injectPreCBORule(V2ScanRoute(_))
     // Prunes Delta scans' files and row groups (spark.bloomparquet.delta.enabled), after Delta's own skipping.
     extensions.injectPreCBORule(DeltaReads.rule(_))
     // Makes a V1 scan of a pruned file index read only its kept row groups, with the filters Spark may have.

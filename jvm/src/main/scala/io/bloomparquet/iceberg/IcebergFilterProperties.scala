@@ -22,10 +22,8 @@ object IcebergFilterProperties {
    */
   def of(columns: Seq[FilterColumn], rowsPerRowGroup: Long, adaptive: Boolean): Map[String, String] =
     ParquetJavaFilters(columns, Nil, rowsPerRowGroup, adaptive).toSeq.flatMap { case (key, value) =>
-      val (setting, column) = key.stripPrefix(ParquetJavaFilters.Prefix).split("#", 2) match {
-        case Array(s, c) => (s, Some(c))
-        case Array(s) => (s, None)
-      }
+      val parts = key.stripPrefix(ParquetJavaFilters.Prefix).split("#", 2)
+      val (setting, column) = (parts(0), parts.lift(1))
       (setting, column) match {
         case ("enabled", Some(c)) => Some(s"${Prefix}enabled.column.$c" -> value)
         case ("fpp", Some(c)) => Some(s"${Prefix}fpp.column.$c" -> value)

@@ -23,9 +23,9 @@ object SessionReadDefaults {
    * `set`; a session value that is not valid fails here, naming the session key.
    */
   def under(options: Map[String, String], set: String => Option[String]): Map[String, String] = {
-    val given = options.keys.map(_.toLowerCase(Locale.ROOT)).toSeq
+    val givenKeys = options.keys.map(_.toLowerCase(Locale.ROOT)).toSeq
     val defaults = specs.flatMap { spec =>
-      val named = given.exists(k => spec.names(k) || spec.deprecatedKeys.exists(_.key.toLowerCase(Locale.ROOT) == k))
+      val named = givenKeys.exists(k => spec.names(k) || spec.deprecatedKeys.exists(_.key.toLowerCase(Locale.ROOT) == k))
       if (named) None
       else set(key(spec)).map { text =>
         spec.parse(key(spec), text)

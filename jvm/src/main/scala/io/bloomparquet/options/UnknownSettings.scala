@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory
  */
 object UnknownSettings {
   private val log = LoggerFactory.getLogger(getClass)
-  private val Namespace = "spark.bloomparquet."
+  /** The prefix of every session setting of ours. */
+  val Namespace = "spark.bloomparquet."
   private val warned = ConcurrentHashMap.newKeySet[String]()
 
   private lazy val current: Seq[String] =

@@ -14,7 +14,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata
  */
 final case class FileKey(path: String, length: Long, modificationTime: Long, version: Option[String] = None) {
   // Computed once: planning keys maps and sets by a scan's files, up to a table's hundreds of thousands.
-  override val hashCode: Int = scala.util.hashing.MurmurHash3.productHash(this)
+  override val hashCode: Int = java.util.Objects.hash(path, Long.box(length), Long.box(modificationTime), version)
 
   /** Heap bytes of this key: the case class, its path and version strings. */
   def heapBytes: Long = 40 + HeapBytes.string(path.length) + version.fold(0L)(v => 16 + HeapBytes.string(v.length))

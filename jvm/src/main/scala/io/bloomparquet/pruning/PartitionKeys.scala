@@ -43,13 +43,13 @@ object PartitionKeys {
           if (i < 0) None
           else {
             val t = partitionSchema(i).dataType
-            if (!supported(t) || values.exists(_.dataType != t)) None else Some(i -> (t, values.map(_.value: Any).toSet))
+            if (!supported(t) || values.exists(_.dataType != t)) None else Some(i -> ((t, values.map(_.value: Any).toSet)))
           }
         case _ => None
       }
     }
     // Two filters on one column: a file must pass both.
-    val merged = keys.groupBy(_._1).map { case (i, all) => i -> (all.head._2._1, all.map(_._2._2).reduce(_ intersect _)) }
+    val merged = keys.groupBy(_._1).map { case (i, all) => i -> ((all.head._2._1, all.map(_._2._2).reduce(_ intersect _))) }
     if (merged.isEmpty) None else Some(PartitionKeys(merged))
   }
 }

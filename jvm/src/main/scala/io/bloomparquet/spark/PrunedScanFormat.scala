@@ -2,7 +2,6 @@ package io.bloomparquet.spark
 
 import io.bloomparquet.compat.{DelegatingParquetFormat, SparkCompat}
 import io.bloomparquet.options.SparkPushdown
-import io.bloomparquet.planning.KeptRowGroups
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -16,8 +15,8 @@ import org.apache.spark.sql.types.StructType
  * the scan's own (`delegate`, Delta's):
  *
  *  - where `rowGroups` cuts files, its tasks read only the row groups kept: each split of a file its
- *    index listed with [[KeptRowGroups]] ([[KeptRowGroups.OfListedFile]]) is read as the runs of
- *    kept row groups it owns ([[KeptRowGroups.ranges]], parquet-java's midpoint rule),
+ *    index listed with [[io.bloomparquet.planning.KeptRowGroups]] ([[io.bloomparquet.planning.KeptRowGroups.OfListedFile]]) is read as the runs of
+ *    kept row groups it owns ([[io.bloomparquet.planning.KeptRowGroups.ranges]], parquet-java's midpoint rule),
  *    each through the delegate's own reader, so everything it does per file (deletion vectors,
  *    column mapping, row indexes from the footer) happens as for any split of the file. Given only
  *    for formats whose files Spark may split anyhow: a reader that counts row indexes itself is

@@ -13,8 +13,8 @@ import org.apache.spark.sql.catalyst.rules.Rule
  * them ([[PruningChance]]) stay on Spark's V1 file scan, so Spark's V1-only rules (merging scalar
  * subqueries, exchange reuse, statistics) apply as without bloomparquet, but read through
  * [[BloomParquetFileFormat]]: Spark's pushdown gets what `bloom.sparkPushdown` allows and
- * parquet-java no column indexes, as in every scan of the opt-in. Runs once, after the
- * operator-optimization batch in which [[V2ScanRoute]] made its final choice.
+ * parquet-java no column indexes, as in every scan of the opt-in. Runs once, right after
+ * [[V2ScanRoute]] (both pre-CBO rules, registered in that order).
  */
 final case class KeptV1Parquet(spark: SparkSession) extends Rule[LogicalPlan] {
 

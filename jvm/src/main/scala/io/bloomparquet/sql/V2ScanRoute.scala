@@ -22,9 +22,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * The extension's optimizer rule: a V1 file relation of `bloomparquet` (a catalog table,
  * `bloomparquet.`path``, a view over them) and, with `spark.bloomparquet.parquet.enabled`,
  * of plain `parquet`, becomes a V2 relation over a [[ListedBloomParquetTable]] with the same
- * output attributes, options, schema and files. It runs in the operator optimization batch,
+ * output attributes, options, schema and files. A pre-CBO rule: it runs once, after operator
+ * optimization has moved every filter down to its relation (what it judges a relation by) and
  * before "Early Filter and Projection Push-Down" builds V2 scans, so the scan gets pushdown,
  * plan-time pruning, metrics and runtime filters like `spark.read.format("bloomparquet")`.
+ * Run in the operator optimization batches instead, it would judge every relation again in
+ * each of their rounds and add a round to them: planning a plan of many relations would cost
+ * more than Spark's.
  * Write targets are commands by then, not relations, so writes keep Spark's V1 path.
  * What the V2 file scan cannot serve stays on V1 ([[V2ScanRoute.convertible]]).
  * A pure plan rewrite: the JVM-wide settings and the kernel are set up by the table's
@@ -42,8 +46,8 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
       }
     }
     // A relation takes the V2 scan only where it could prune; elsewhere it stays on Spark's V1 scan
-    // (plain Parquet read through our format by [[KeptV1Parquet]]), decided again in every round of
-    // the batch: filters move down meanwhile. [[UnprunableOnV1]] does the same for the format route.
+    // (plain Parquet read through our format by [[KeptV1Parquet]]). [[UnprunableOnV1]] does the same
+    // for the format route.
     lazy val joins = PruningChance.JoinKeys.of(plan)
     def worthIt(rel: FileRelation, condition: Option[Expression]): Boolean =
       if (condition.exists(c => PruningChance.converts(c) && literalsMayPay(rel, c))) true
@@ -61,7 +65,7 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     if (!bloom && !parquet) plan
     else {
       plan.foreach {
-        // A copy this rule moved in an earlier round of the batch holds for its twins still on V1.
+        // A copy already moved (in a plan optimized before this one took it in) holds for its twins on V1.
         case Filter(condition, r @ V2Relation(t: ListedBloomParquetTable, output)) =>
           underFilter.add(r)
           worthy += V2ScanRoute.Twins.of(t.relationRoots, output, Some(condition))
@@ -95,8 +99,8 @@ final case class V2ScanRoute(spark: SparkSession) extends Rule[LogicalPlan] with
     PruningChance.literalsMayPay(condition, singleSplit, t.isRuntimeFilterColumn, PushdownSafety.safe(_, t.dataSchema))
   }
 
-  // The tables key sets are judged against, per file index and partition filters: the batch runs
-  // this rule until nothing changes, and a relation left on V1 is judged again in every round.
+  // The tables key sets are judged against, per file index and partition filters: copies of one
+  // relation (a CTE read twice, a self join) are judged once.
   private val judged = java.util.Collections.synchronizedMap(
     new java.util.WeakHashMap[FileIndex, java.util.Map[Seq[Expression], Option[BloomParquetTable]]]())
 
