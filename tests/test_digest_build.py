@@ -49,12 +49,14 @@ def table(spark, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_digest_covers_every_file_and_finds_every_value(spark, table: Path) -> None:
     built = _build(spark, table, ["k"], 0.01)
-    # The pointer: the digest's name and length (planning reads its tail with no status call).
-    name, length = (table / "_bloomparquet" / "digest").read_text().split()
+    # The pointer: the digest's name, its length and where its index starts (planning reads the index and
+    # the footer in one request, with no status call).
+    name, length, index_start = (table / "_bloomparquet" / "digest").read_text().split()
     assert built["path"].endswith(name)
     data = (table / "_bloomparquet" / name).read_bytes()
     assert int(length) == len(data) == built["digest_bytes"]
     digest = read_digest(data)
+    assert int(index_start) == digest.index_offset
     files = sorted(p for p in table.glob("*.parquet"))
     assert [f[0] for f in digest.files] == [p.name for p in files]
     assert built["files"] == len(files) and built["files_skipped"] == 0

@@ -308,7 +308,7 @@ def test_a_damaged_digest_is_refused_and_changes_nothing(spark, tmp_path: Path, 
     root = tmp_path / "damaged"
     shutil.copytree(_small_table(spark, tmp_path), root)
     _build(spark, root)
-    name, _ = (root / "_bloomparquet" / "digest").read_text().split()
+    name = (root / "_bloomparquet" / "digest").read_text().split()[0]
     good = (root / "_bloomparquet" / name).read_bytes()
     digest = read_digest(good)
     assert digest.classes, "the table's digest holds classes"

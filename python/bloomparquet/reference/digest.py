@@ -88,12 +88,14 @@ class DigestClass:
 
 @dataclass(frozen=True)
 class Digest:
-    """A bloom digest read whole: its files ``(path, length, mtime, version, row groups)``, classes and bound."""
+    """A bloom digest read whole: its files ``(path, length, mtime, version, row groups)``, classes, bound,
+    properties, and the offset of its index blob (a table's pointer names it: planning reads from there on)."""
 
     files: list[_File]
     classes: list[DigestClass]
     fpp: float
     properties: dict[str, str]
+    index_offset: int
 
     def may_hold(self, column: str, hash_: int) -> set[tuple[int, int]]:
         """The ``(file, row_group)`` entries of ``column`` whose filter may hold the value of ``hash_``."""
@@ -140,7 +142,7 @@ def read_digest(data: bytes) -> Digest:
             raise ValueError(f"rows of the class of {column} do not match their checksums")
         rows = np.frombuffer(payload, dtype="<u4").astype(np.uint32).reshape(blocks, len(entries), 8)
         read.append(DigestClass(column, leaf, parquet_type, entries, rows))
-    return Digest(files, read, fpp, footer.get("properties", {}))
+    return Digest(files, read, fpp, footer.get("properties", {}), index["offset"])
 
 
 def _index(blob: bytes) -> tuple[list[_File], list[_Class], float]:

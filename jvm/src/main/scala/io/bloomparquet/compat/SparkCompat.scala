@@ -78,7 +78,7 @@ object SparkCompat {
     file.copy(start = 0, length = length, fileSize = length, modificationTime = modificationTime)
 
   /** The split's file as a path string (with its length and modification time, the file's identity). */
-  def filePath(file: PartitionedFile): String = file.toPath.toString
+  def filePath(file: PartitionedFile): String = EncodedPaths.pathText(file.urlEncodedPath)
 
   /** Spark's Parquet scan `scan` whose reader factory reads with `conf`. */
   def withHadoopConf(scan: ParquetScan, conf: Configuration): ParquetScan = scan.copy(hadoopConf = conf)

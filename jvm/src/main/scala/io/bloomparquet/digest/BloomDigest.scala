@@ -20,8 +20,18 @@ final case class RowRead(classIndex: Int, row: Int, offset: Long, length: Long)
  */
 final case class OpenDigest(footer: PuffinFooter, index: DigestIndex, classBlobs: IndexedSeq[PuffinBlob]) {
 
-  /** Each covered file's index, by its path relative to the table's root. */
-  lazy val fileByPath: Map[String, Int] = index.files.iterator.map(_.path).zipWithIndex.toMap
+  /** Each covered file's index, by its path relative to the table's root; -1 for a path it does not cover. */
+  def fileAt(path: String): Int = {
+    val i = filesByPath.get(path)
+    if (i == null) -1 else i.intValue
+  }
+
+  // A Java map, built and asked once per file of a table: cheaper than an immutable one at 100,000 files.
+  private lazy val filesByPath: java.util.HashMap[String, Integer] = {
+    val m = new java.util.HashMap[String, Integer](index.files.size * 2)
+    index.files.indices.foreach(i => m.put(index.files(i).path, i))
+    m
+  }
 
   /**
    * The rows the probed values need on `column`: per class of the column, each row once, ascending.

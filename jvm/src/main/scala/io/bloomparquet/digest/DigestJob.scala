@@ -74,7 +74,8 @@ object DigestJob {
         Map("created-by" -> Option(getClass.getPackage.getImplementationVersion).fold("bloomparquet")("bloomparquet " + _),
           ColumnsProperty -> columns.mkString(",")))
     finally out.close()
-    publish(fs, conf, folder, name, fs.getFileStatus(target).getLen)
+    val indexStart = footer.blobs.find(_.kind == DigestIndex.BlobType).map(_.offset)
+    publish(fs, conf, folder, TableDigest.Pointer(name, fs.getFileStatus(target).getLen, indexStart))
     DigestBuilt(target.toString, covered.size, read.count(_.skipped.nonEmpty), reused.size, filters.size,
       footer.blobs.count(_.kind == BloomDigest.ClassBlobType), read.map(_.bytesRead).sum, read.map(_.filterBytes).sum,
       fs.getFileStatus(target).getLen, (System.nanoTime() - started) / 1e9)
@@ -97,11 +98,12 @@ object DigestJob {
   val ReplacedDigestsKeptMillis: Long = 60L * 60 * 1000
 
   /**
-   * Points the table at digest `name` of `length` bytes ([[PointerPublish]]), then deletes the digests
+   * Points the table at the digest `pointer` names ([[PointerPublish]]), then deletes the digests
    * replaced more than [[ReplacedDigestsKeptMillis]] ago.
    */
-  private def publish(fs: FileSystem, conf: Configuration, folder: Path, name: String, length: Long): Unit = {
-    PointerPublish.publish(fs, conf, folder, TableDigest.Pointer(name, length))
+  private def publish(fs: FileSystem, conf: Configuration, folder: Path, pointer: TableDigest.Pointer): Unit = {
+    PointerPublish.publish(fs, conf, folder, pointer)
+    val name = pointer.name
     val cutoff = System.currentTimeMillis() - ReplacedDigestsKeptMillis
     fs.listStatus(folder).map(_.getPath.getName).foreach {
       case old @ TableDigest.DigestName(time) if old != name && time < cutoff => fs.delete(new Path(folder, old), false)

@@ -81,19 +81,29 @@ object DigestPlanning {
       conf: Configuration, settings: ReadSettings, parallelism: Int): Decided = {
     val digest = opened.digest
     val relative = DigestRoot.relativeTo(root)
-    val listed = files.flatMap(k => relative(k.path).flatMap(digest.fileByPath.get).map(k -> _)).toMap
-    val current = PlanningPool.forEachFile[FileKey, Boolean](listed.keys.toSeq, parallelism, _ => None,
-      key => holdsFor(digest.index.files(listed(key)), key, fs))
-    val covered = listed.filter { case (key, _) => current(key) }
+    // Passes by position in the listing, with no map per pass: a table's files are planned 100,000 at a time.
+    val listed = files.toIndexedSeq
+    val entryOf = listed.map(k => relative(k.path).fold(-1)(digest.fileAt)).toArray
+    val inDigest = listed.indices.filter(entryOf(_) >= 0)
+    val current = PlanningPool.inParallel(inDigest.size, parallelism) { j =>
+      holdsFor(digest.index.files(entryOf(inDigest(j))), listed(inDigest(j)), fs)
+    }
+    val covered = inDigest.indices.collect { case j if current(j) => inDigest(j) }
     val rows = new DigestRows(fs, opened)
     rows.fetch(DigestVerdicts.rowsNeeded(digest, predicate, settings.caseSensitive), parallelism)
     val kept = DigestVerdicts.of(digest, predicate, settings.caseSensitive, rows.words, SbbfKernels.get())
-    val (keptFiles, ruledOutFiles) = covered.partition { case (_, f) => kept.keepsAny(f) }
-    val ruledOut = ruledOutFiles.map { case (key, f) => key -> outcome(digest.index.files(f)) }
+    val ruledOut = Map.newBuilder[FileKey, FileOutcome]
+    val keptFiles = Set.newBuilder[FileKey]
     val coveredFiles = new java.util.BitSet(digest.index.files.size)
-    covered.values.foreach(coveredFiles.set)
+    covered.foreach { i =>
+      val entry = entryOf(i)
+      coveredFiles.set(entry)
+      if (kept.keepsAny(entry)) keptFiles += listed(i)
+      else ruledOut += listed(i) -> outcome(digest.index.files(entry))
+      ()
+    }
     val entries = DigestVerdicts.probedRowGroups(digest, predicate, settings.caseSensitive, coveredFiles)
-    Decided(ruledOut, keptFiles.keySet,
+    Decided(ruledOut.result(), keptFiles.result(),
       DigestUse(entries = entries.cardinality, entriesPruned = kept.ruledOutOf(entries),
         requests = opened.reads + rows.requests, bytesRead = opened.bytesRead + rows.bytesRead,
         filesNotCovered = files.size - covered.size, refused = 0))
@@ -111,10 +121,15 @@ object DigestPlanning {
         FileVersion.of(fs, path, fs.getFileStatus(path))
       })
 
+  // One verdict vector per row-group count, shared by the files the digest rules out (most of a table).
+  private val ruledOutVerdicts: IndexedSeq[IndexedSeq[RowGroupVerdict]] = (0 to 64).map(
+    IndexedSeq.fill(_)(RowGroupVerdict.PrunedByBloomFilter))
+
   /** A file the digest rules out whole: its row groups' places and verdicts, nothing read. */
   private def outcome(file: DigestFile): FileOutcome =
     FileOutcome(
-      file.rowGroups.map(rg => Span(rg.start, rg.length)), file.rowGroups.map(_ => RowGroupVerdict.PrunedByBloomFilter),
+      file.rowGroups.map(rg => Span(rg.start, rg.length)),
+      ruledOutVerdicts.lift(file.rowGroups.size).getOrElse(IndexedSeq.fill(file.rowGroups.size)(RowGroupVerdict.PrunedByBloomFilter)),
       brokenFilters = 0, rowGroupsUnprobed = 0,
       version = file.version.fold[FileVersion.Lookup](FileVersion.NotOffered)(FileVersion.Version), failure = None,
       reads = FileReads.footerOnly(0), readByJob = false)

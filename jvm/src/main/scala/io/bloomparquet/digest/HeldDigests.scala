@@ -1,7 +1,6 @@
 package io.bloomparquet.digest
 
-import io.bloomparquet.digest.TableDigest.{Found, Opened}
-import org.apache.hadoop.fs.Path
+import io.bloomparquet.digest.TableDigest.{Found, Opened, Pointed}
 
 /**
  * The digests this JVM opened lately, by file and length: a digest file is never rewritten (a
@@ -12,13 +11,13 @@ object HeldDigests {
   /** How long a table's pointer, as read, is taken to hold (a digest published since is used after this). */
   val PointerMillis: Long = 30000L
 
-  private val pointers = new java.util.concurrent.ConcurrentHashMap[String, (Long, Either[Found, (Path, Long)])]()
+  private val pointers = new java.util.concurrent.ConcurrentHashMap[String, (Long, Either[Found, Pointed])]()
 
   /** What the pointer of table `root` said when read less than [[PointerMillis]] ago. */
-  def pointer(root: String): Option[Either[Found, (Path, Long)]] =
+  def pointer(root: String): Option[Either[Found, Pointed]] =
     Option(pointers.get(root)).filter(_._1 > System.currentTimeMillis() - PointerMillis).map(_._2)
 
-  def putPointer(root: String, read: Either[Found, (Path, Long)]): Unit = {
+  def putPointer(root: String, read: Either[Found, Pointed]): Unit = {
     if (pointers.size > 10000) pointers.clear() // tables planned in one JVM: a bound, not a working set
     pointers.put(root, System.currentTimeMillis() -> read)
   }

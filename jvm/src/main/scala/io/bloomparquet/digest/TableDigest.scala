@@ -10,10 +10,11 @@ import org.apache.hadoop.fs.{FSDataInputStream, FileStatus, FileSystem, Path}
 
 /**
  * A table's current digest, as planning opens it: the pointer `_bloomparquet/digest` names the
- * digest file and its length, so the digest's tail (footer and index) is read with no status call.
- * Two reads when the index fits the first tail read, three when it does not. A pointer or digest
- * that is missing, damaged or of another version is an answer, never an error: planning then judges
- * every file on its own.
+ * digest file, its length and where its index starts, so the digest's tail (index and footer) is
+ * read whole with no status call: two reads however many files the index lists (a pointer that
+ * gives no index start, or a wrong one, costs a third read when the index is larger than the first
+ * read; the footer decides). A pointer or digest that is missing, damaged or of another version is
+ * an answer, never an error: planning then judges every file on its own.
  */
 object TableDigest {
   val Folder = "_bloomparquet"
@@ -23,11 +24,12 @@ object TableDigest {
   val TailGuessBytes: Int = 1 << 20
 
   /**
-   * What the pointer says: the digest's file name (in the same folder) and its length. Its text has
-   * one length, [[Pointer.Bytes]] (the length padded), so planning opens it with no status call.
+   * What the pointer says: the digest's file name (in the same folder), its length and the offset of
+   * its index blob (None in a pointer written without it). Its text has one length, [[Pointer.Bytes]]
+   * (the numbers padded), so planning opens it with no status call.
    */
-  final case class Pointer(name: String, length: Long) {
-    def text: String = f"$name%s $length%015d\n"
+  final case class Pointer(name: String, length: Long, indexStart: Option[Long]) {
+    def text: String = f"$name%s $length%015d" + indexStart.fold("")(i => f" $i%015d") + "\n"
   }
 
   /** A digest file's name as the builder writes it, with the time it was written (epoch milliseconds). */
@@ -40,14 +42,14 @@ object TableDigest {
   }
 
   object Pointer {
-    /** Bytes of a pointer's text: a digest's name with a 13-digit time, a space, 15 digits and a newline. */
-    val Bytes: Int = "digest-".length + 13 + 1 + 36 + ".puffin".length + 1 + 15 + 1
+    /** Bytes of a pointer's text: a digest's name with a 13-digit time, twice a space and 15 digits, a newline. */
+    val Bytes: Int = "digest-".length + 13 + 1 + 36 + ".puffin".length + 2 * (1 + 15) + 1
 
-    private val Line = """(digest-[0-9]+-[0-9a-f-]{36}\.puffin) ([0-9]{1,15})""".r
+    private val Line = """(digest-[0-9]+-[0-9a-f-]{36}\.puffin) ([0-9]{1,15})(?: ([0-9]{1,15}))?""".r
 
     /** The pointer a file's text holds, if it is one: a name the builder writes, nothing else. */
     def parse(text: String): Option[Pointer] = text.trim match {
-      case Line(name, length) => Some(Pointer(name, length.toLong))
+      case Line(name, length, indexStart) => Some(Pointer(name, length.toLong, Option(indexStart).map(_.toLong)))
       case _ => None
     }
   }
@@ -69,7 +71,7 @@ object TableDigest {
 
   /** The current digest of the table at `root`, its tail read `tailGuess` bytes at first. Never throws. */
   def open(fs: FileSystem, root: Path, tailGuess: Int = TailGuessBytes): Found =
-    pointed(fs, root).fold(identity, { case (path, length) => openDigest(fs, path, length, tailGuess) })
+    pointed(fs, root).fold(identity, openDigest(fs, _, tailGuess))
 
   /**
    * [[open]] as planning asks, with `useCache` through this JVM's [[HeldDigests]]: the pointer a
@@ -91,10 +93,10 @@ object TableDigest {
         case Left(Missing(_)) => Missing(pointerReads)
         case Left(Refused(why, _)) => Refused(why, pointerReads)
         case Left(other) => other
-        case Right((path, length)) =>
-          val key = s"${fs.makeQualified(path)} $length"
+        case Right(to) =>
+          val key = s"${fs.makeQualified(to.path)} ${to.pointer.length}"
           HeldDigests.get(key).map(_.copy(reads = pointerReads, bytesRead = 0L)).getOrElse {
-            openDigest(fs, path, length, TailGuessBytes) match {
+            openDigest(fs, to, TailGuessBytes) match {
               case o: Opened =>
                 HeldDigests.put(key, o)
                 o.copy(reads = o.reads - 1 + pointerReads)
@@ -105,8 +107,11 @@ object TableDigest {
       }
     }
 
-  /** The digest file the pointer of `root` names and its length, or what was found instead. */
-  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, (Path, Long)] = {
+  /** A pointer read, with the path of the digest it names. */
+  final case class Pointed(path: Path, pointer: Pointer)
+
+  /** The digest file the pointer of `root` names, or what was found instead. */
+  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, Pointed] = {
     val folder = new Path(root, Folder)
     val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile), Pointer.Bytes))
     catch {
@@ -114,14 +119,27 @@ object TableDigest {
       case NonFatal(e) => Left(Refused(s"digest pointer unreadable: $e", 1))
     }
     pointerText.flatMap(text =>
-      Pointer.parse(text).map(p => (new Path(folder, p.name), p.length)).toRight(Refused("digest pointer names no digest", 1)))
+      Pointer.parse(text).map(p => Pointed(new Path(folder, p.name), p)).toRight(Refused("digest pointer names no digest", 1)))
   }
 
-  private def openDigest(fs: FileSystem, path: Path, length: Long, tailGuess: Int): Found =
+  /**
+   * The most a pointer's index start makes the first read take: an index of millions of files. A
+   * damaged pointer naming an earlier start then costs no more than this; the footer still decides.
+   */
+  val MaxIndexHintBytes: Long = 64L << 20
+
+  /** Bytes of the first read of a digest's end: `tailGuess`, or from the index's start where the pointer gives one further back. */
+  private def firstRead(pointer: Pointer, tailGuess: Int): Int = {
+    val toIndex = pointer.indexStart.filter(_ > 0).map(pointer.length - _).filter(n => n > 0 && n <= MaxIndexHintBytes)
+    math.min(pointer.length, math.max(tailGuess.toLong, toIndex.getOrElse(0L))).toInt
+  }
+
+  private def openDigest(fs: FileSystem, to: Pointed, tailGuess: Int): Found = {
+    val (path, length) = (to.path, to.pointer.length)
     try {
       val in = openKnown(fs, path, length)
       try {
-        val first = math.min(length, tailGuess.toLong).toInt
+        val first = firstRead(to.pointer, tailGuess)
         val tail = new Array[Byte](first)
         in.readFully(length - first, tail)
         PuffinFile.footer(tail, length) match {
@@ -147,6 +165,7 @@ object TableDigest {
       case e: EOFException => Refused(s"the digest is shorter than the pointer says ($length bytes): $e", 2)
       case NonFatal(e) => Refused(s"digest unreadable: $e", 2)
     }
+  }
 
   /**
    * The file at `path`, of `length` bytes as its pointer says, opened with no status call (an object

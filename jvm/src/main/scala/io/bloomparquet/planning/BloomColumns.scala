@@ -59,7 +59,7 @@ object BloomColumns {
   private[planning] def sample(keys: Seq[FileKey], conf: Configuration): Seq[(FileKey, Option[FileStatus])] = {
     val listed = ListedVersions.fill(keys, conf)
     keys.map { k =>
-      val key = listed.keys(k)
+      val key = listed.key(k)
       (key, listed.status(key))
     }
   }

@@ -26,15 +26,17 @@ import org.apache.hadoop.fs.{CommonPathCapabilities, EtagSource, FileStatus, Fil
  */
 object ListedVersions {
 
-  /** Each key with the version listings gave it (or itself), and the status each versioned key was listed with. */
-  final case class Filled(keys: Map[FileKey, FileKey], statuses: Map[FileKey, FileStatus]) {
+  /** The keys listings gave a version, with it, and the status each versioned key was listed with. */
+  final case class Filled(versioned: Map[FileKey, FileKey], statuses: Map[FileKey, FileStatus]) {
+    /** `k` with the version a listing gave it, or itself. */
+    def key(k: FileKey): FileKey = versioned.getOrElse(k, k)
     def status(key: FileKey): Option[FileStatus] = statuses.get(key)
   }
 
   /** Files a listing request returns (S3's page, ABFS's default). */
   val PageSize: Int = 1000
 
-  /** `keys` with the etags listings give them (a key the listings don't version maps to itself). */
+  /** The etags listings give `keys` (a key the listings don't version maps to itself). */
   def fill(keys: Seq[FileKey], conf: Configuration, parallelism: Int = 1): Filled = {
     val unversioned = keys.filter(_.version.isEmpty).distinct
     val byStore = unversioned.groupBy(k => storeOf(k.path))
@@ -42,7 +44,7 @@ object ListedVersions {
       etagStore(group.head, conf).fold(Map.empty[FileKey, FileStatus])(fs => versions(fs, group, parallelism))
     }.toMap
     val versioned = found.map { case (k, s) => k -> k.copy(version = etag(s, k)) }
-    Filled(keys.map(k => k -> versioned.getOrElse(k, k)).toMap, found.map { case (k, s) => versioned(k) -> s })
+    Filled(versioned, found.map { case (k, s) => versioned(k) -> s })
   }
 
   /**

@@ -50,20 +50,29 @@ object PlanningPool {
     val cached = keys.flatMap(k => fromCache(k).map(k -> _)).toMap
     val (first, uncached) = keys.filterNot(cached.contains).toIndexedSeq.splitAt(pilot.max(0))
     val piloted = first.map(k => k -> read(k))
-    val workers = math.min(parallelism, uncached.size)
-    val fromPool = if (workers <= 1) uncached.map(k => k -> read(k))
+    val read_ = inParallel(uncached.size, parallelism)(i => read(uncached(i)))
+    cached ++ piloted ++ uncached.indices.map(i => uncached(i) -> read_(i))
+  }
+
+  /**
+   * `work(i)` for each i below `n`, on at most `parallelism` threads (the caller and pool workers,
+   * each taking the next i), by position: what a pass over a scan's files by their place in the
+   * listing takes, with no map built.
+   */
+  def inParallel[T](n: Int, parallelism: Int)(work: Int => T): IndexedSeq[T] = {
+    val workers = math.min(parallelism, n)
+    if (workers <= 1) (0 until n).map(work)
     else {
-      val results = new AtomicReferenceArray[(K, T)](uncached.size)
+      val results = new AtomicReferenceArray[Any](n)
       val next = new AtomicInteger()
       val worker: Runnable = () => {
         var i = next.getAndIncrement()
-        while (i < uncached.size) { results.set(i, uncached(i) -> read(uncached(i))); i = next.getAndIncrement() }
+        while (i < n) { results.set(i, work(i)); i = next.getAndIncrement() }
       }
       val submitted: Seq[Future[_]] = Seq.fill(workers - 1)(pool.submit(worker))
       worker.run()
       submitted.foreach(_.get())
-      uncached.indices.map(results.get)
+      (0 until n).map(results.get(_).asInstanceOf[T])
     }
-    cached ++ piloted ++ fromPool
   }
 }

@@ -38,18 +38,20 @@ object SplitPruning {
           pruningTimeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)), Map.empty, None)
     }
     val pruned = prunedFiles(site, keys, predicate, conf, settings)
-    // A file that could not be read, or that its tasks are to judge, is kept whole (no plan).
-    val plans = keyed.map { case (split, key) =>
-      pruned.get(key).filter(_.failure.isEmpty)
-        .map(o => SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gapBytes(predicate, settings)))
-    }
-    val cut = keyed.zip(plans).map {
-      case ((split, key), None) => CutSplit(split, key, Seq(split))
-      case ((split, key), Some(plan)) =>
-        CutSplit(split, key, plan.ranges.map(r => SparkCompat.withRange(split, r.start, r.length)))
+    val gap = gapBytes(predicate, settings)
+    var bridged = 0L
+    val cut = keyed.map { case (split, key) =>
+      pruned.get(key).filter(_.failure.isEmpty) match {
+        // A file that could not be read, or that its tasks are to judge, is kept whole.
+        case None => CutSplit(split, key, Seq(split))
+        case Some(o) =>
+          val plan = SplitPlanner.plan(o.spans, o.keep, split.start, split.length, gap)
+          bridged += plan.rowGroupsBridged
+          CutSplit(split, key, plan.ranges.map(r => SparkCompat.withRange(split, r.start, r.length)))
+      }
     }
     val kept = cut.flatMap(_.became)
-    val counts = PruningCounts.of(pruned, counted, plans.flatten.map(_.rowGroupsBridged.toLong).sum, started)
+    val counts = PruningCounts.of(pruned, counted, bridged, started)
     val inTask = if (pruned.inTask.isEmpty) None else Some(TaskJudging(pruned.inTask.map(_.path), predicate))
     PrunedSplits(kept, counts, JudgedFile.of(cut, pruned), inTask)
   }
@@ -76,8 +78,8 @@ object SplitPruning {
       settings: ReadSettings): PrunedFiles = site match {
     case PruningSite.Planning(spark, table, tasksJudge) =>
       val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))
-      val listedVersions = ListedVersions.fill(keys, conf, parallelism)
-      val files = listedVersions.keys.values.toSeq.distinct
+      val listed = ListedVersions.fill(keys, conf, parallelism)
+      val files = (if (listed.versioned.isEmpty) keys else keys.map(listed.key)).distinct
       val byDigest = table.filter(_ => settings.bloom.digest && files.nonEmpty)
         .map(DigestPlanning.decide(_, files, predicate, conf, settings, parallelism))
         .getOrElse(DigestPlanning.none(DigestUse.NotLookedFor))
@@ -85,12 +87,13 @@ object SplitPruning {
       val rest = files.filterNot(k => byDigest.ruledOut.contains(k) || inTask(k))
       val judged =
         if (DistributedPlanning.chosen(spark, rest, settings, parallelism))
-          DistributedPlanning.outcomes(spark, rest, predicate, conf, settings, parallelism, listedVersions.status)
-        else outcomesHere(rest, predicate, conf, settings, parallelism, listedVersions.status)
-      val outcomes = judged ++ byDigest.ruledOut
-      val listedKey = listedVersions.keys
-      PrunedFiles(keys.flatMap(k => outcomes.get(listedKey(k)).map(k -> _)).toMap,
-        keys.filter(k => inTask(listedKey(k))).toSet, byDigest.use)
+          DistributedPlanning.outcomes(spark, rest, predicate, conf, settings, parallelism, listed.status)
+        else outcomesHere(rest, predicate, conf, settings, parallelism, listed.status)
+      val outcomes = byDigest.ruledOut ++ judged
+      // By the scan's own keys: those listings versioned are judged under their versioned keys.
+      if (listed.versioned.isEmpty) PrunedFiles(outcomes, inTask, byDigest.use)
+      else PrunedFiles(keys.flatMap(k => outcomes.get(listed.key(k)).map(k -> _)).toMap,
+        keys.filter(k => inTask(listed.key(k))).toSet, byDigest.use)
     case PruningSite.InTask(filesAtOnce) =>
       PrunedFiles(outcomesHere(keys, predicate, conf, settings, filesAtOnce), Set.empty, DigestUse.NotLookedFor)
   }

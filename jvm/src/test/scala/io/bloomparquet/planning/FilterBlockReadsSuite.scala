@@ -250,6 +250,20 @@ class FilterBlockReadsSuite extends munit.FunSuite {
     assertEquals(PlanningPool.parallelism(3, Some("s3a://b/t/f.parquet")), 3)
   }
 
+  test("work by position on the pool: every result in its place, whatever the threads and the order they finish in") {
+    Seq(0, 1, 2, 16).foreach { threads =>
+      val got = PlanningPool.inParallel(1000, threads) { i =>
+        if (i % 97 == 0) Thread.sleep(1) // a slow one, finishing after later ones
+        i * 3L
+      }
+      assertEquals(got, (0 until 1000).map(_ * 3L), s"$threads threads")
+    }
+    // A failure reaches the caller, from whichever thread met it.
+    val failed = intercept[Exception](
+      PlanningPool.inParallel(100, 4)(i => if (i == 98) throw new IllegalStateException("file 98") else i))
+    assert(Iterator.iterate[Throwable](failed)(_.getCause).takeWhile(_ != null).exists(_.getMessage == "file 98"), failed)
+  }
+
   test("a path's scheme, read without parsing the path, is the one Hadoop's Path reads") {
     val paths = Seq("s3a://b/t/f.parquet", "S3A://b/t/f.parquet", "file:/t/f.parquet", "file:///t/f.parquet",
       "/t/f.parquet", "t/f.parquet", "hdfs://nn:8020/t/f", "abfss://c@a.dfs.core.windows.net/f", "slow:///t/x",

@@ -37,15 +37,15 @@ class ListedVersionsSuite extends munit.FunSuite {
     val fs = paths.head.getFileSystem(conf)
     Seq(keys(0), keys(1)).zip(paths).foreach { case (k, p) =>
       val etag = fs.getFileStatus(p).asInstanceOf[EtagSource].getEtag
-      assertEquals(filled.keys(k).version, Some(etag))
-      assert(filled.status(filled.keys(k)).exists(_.isInstanceOf[EtagSource]))
+      assertEquals(filled.key(k).version, Some(etag))
+      assert(filled.status(filled.key(k)).exists(_.isInstanceOf[EtagSource]))
     }
-    assertEquals(filled.keys(changed), changed)
-    assertEquals(filled.keys(keys(3)), keys(3)) // left to its status call
-    assertEquals(filled.keys(local), local)
+    assertEquals(filled.key(changed), changed)
+    assertEquals(filled.key(keys(3)), keys(3)) // left to its status call
+    assertEquals(filled.key(local), local)
     // What [[Versioned]] makes of them: the listed version as given, the others asked for.
-    assertEquals(Versioned(filled.keys(keys(0)), new Path(keys(0).path), conf, cacheWanted = true).version,
-      FileVersion.Version(filled.keys(keys(0)).version.get))
+    assertEquals(Versioned(filled.key(keys(0)), new Path(keys(0).path), conf, cacheWanted = true).version,
+      FileVersion.Version(filled.key(keys(0)).version.get))
     assert(Versioned(keys(3), new Path(keys(3).path), conf, cacheWanted = true).version.isInstanceOf[FileVersion.Version])
   }
 }

@@ -13,6 +13,6 @@ object ListedVersionsBridge {
       mtimes: java.util.List[Number], conf: Configuration): java.util.List[String] = {
     val keys = paths.asScala.indices.map(i => FileKey(paths.get(i), lengths.get(i).longValue, mtimes.get(i).longValue))
     val filled = ListedVersions.fill(keys, conf)
-    keys.map(k => filled.keys(k).version.orNull).asJava
+    keys.map(k => filled.key(k).version.orNull).asJava
   }
 }
