@@ -82,12 +82,15 @@ def _query(spark: Any, path: str, schema: Any, where: str, digest: bool, survivo
         wall = time.perf_counter() - t
     m = bp.scan_metrics(q)
     beyond = {k: counts[k] - spark_own[k] for k in counts}
+    planned_beyond = {k: planned[k] - spark_planned[k] for k in planned}
     return {
         "query_s": round(wall, 3),
         "planning_s": round(planning_s, 3),
         "pruning_s": m["bloomPruningTimeMs"] / 1000,
         "planning_requests": local_s3.round_trips(planned),
         "planning_requests_beyond_spark": local_s3.round_trips(planned) - local_s3.round_trips(spark_planned),
+        # By kind: the listing that versions the files (LIST pages), the digest's and footers' GETs, HEADs.
+        "planning_beyond_spark_by_kind": {k: planned_beyond[k] for k in ("list", "get", "head")},
         "requests": local_s3.round_trips(counts),
         "spark_own_requests": local_s3.round_trips(spark_own),
         "requests_beyond_spark": local_s3.round_trips(beyond),

@@ -50,8 +50,8 @@ object PlanningPool {
     val cached = keys.flatMap(k => fromCache(k).map(k -> _)).toMap
     val (first, uncached) = keys.filterNot(cached.contains).toIndexedSeq.splitAt(pilot.max(0))
     val piloted = first.map(k => k -> read(k))
-    val read_ = inParallel(uncached.size, parallelism)(i => read(uncached(i)))
-    cached ++ piloted ++ uncached.indices.map(i => uncached(i) -> read_(i))
+    val fromPool = inParallel(uncached.size, parallelism)(i => read(uncached(i)))
+    cached ++ piloted ++ uncached.zip(fromPool)
   }
 
   /**

@@ -79,7 +79,7 @@ object SplitPruning {
     case PruningSite.Planning(spark, table, tasksJudge) =>
       val parallelism = PlanningPool.parallelism(settings.bloom.planningParallelism, keys.headOption.map(_.path))
       val listed = ListedVersions.fill(keys, conf, parallelism)
-      val files = (if (listed.versioned.isEmpty) keys else keys.map(listed.key)).distinct
+      val files = keys.map(listed.key).distinct
       val byDigest = table.filter(_ => settings.bloom.digest && files.nonEmpty)
         .map(DigestPlanning.decide(_, files, predicate, conf, settings, parallelism))
         .getOrElse(DigestPlanning.none(DigestUse.NotLookedFor))
