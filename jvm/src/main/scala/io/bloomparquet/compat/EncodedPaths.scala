@@ -4,8 +4,8 @@ import org.apache.hadoop.fs.Path
 
 /**
  * Spark keeps a split's path as a URI's text (`SparkPath`); the rest of planning keys files by the
- * text Hadoop's `Path.toString` gives (decoded). Turning one into the other parses a URI, about a
- * sixth of planning a 100,000-file lookup: a text with nothing to decode or normalize is its own
+ * text Hadoop's `Path.toString` gives (decoded). Turning one into the other parses a URI, about an
+ * eighth of planning a 100,000-file lookup: a text with nothing to decode or normalize is its own
  * `Path.toString`, and only others are parsed.
  */
 object EncodedPaths {
