@@ -102,8 +102,10 @@ def _tests(default: str, extra: list[str]) -> list[str]:
 
 
 def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step:
-    # Each suite lists its slowest tests: what a stage costs, where to cut when CI grows.
-    slowest = f"{os.environ.get('PYTEST_ADDOPTS', '')} --durations=12".strip()
+    # Each suite lists its slowest tests (what a stage costs, where to cut when CI grows), unless the caller
+    # asked for a count of its own.
+    given = os.environ.get("PYTEST_ADDOPTS", "")
+    slowest = given if "--durations=" in given else f"{given} --durations=12".strip()
     jvm = f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_FLAGS}".strip()
     return Step(
         [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args],
@@ -172,7 +174,11 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "main",
             f"the whole Python suite on the default Spark ({d}), two processes",
-            lambda m, x: [_pytest(v, d, ["-n", "2", "--dist", "loadfile", "--ignore=tests/packaging", *x])],
+            lambda m, x: [
+                _pytest(
+                    v, d, ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "--ignore=tests/packaging", *x]
+                )
+            ],
         ),
         Stage(
             "packaging",
@@ -310,13 +316,13 @@ def whole_run(v: Versions) -> tuple[list[Run], list[list[Run]]]:
             Run("s3a"),
             Run("delta-cluster"),
             Run("iceberg-cluster"),
+            Run("iceberg"),
         ],
         [
             Run("release"),
             Run("packaging"),
             Run("cross-version", newest_other),
             *([Run("delta", v.delta[0])] if len(v.delta) > 1 else []),
-            Run("iceberg"),
             Run("iceberg-connect"),
             Run("s3a-connect"),
         ],

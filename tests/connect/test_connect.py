@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import reduce
 from pathlib import Path
 
 import numpy as np
@@ -209,33 +210,61 @@ def file_classes(tmp_path_factory) -> dict[str, Path]:
     return write_all(tmp_path_factory.mktemp("classes"), readable_only=True)
 
 
+def _tagged(df, *tags: object):
+    """``df``'s ids, each row with ``tags`` before it: branches of one union stay apart."""
+    from pyspark.sql import functions as F
+
+    return df.select(*(F.lit(t) for t in tags), "id")
+
+
+def _per_predicate(connect, name: str, path: Path, routes: dict, wheres: list[str]) -> None:
+    """A class whose union Spark's reader refused, one predicate at a time: where the oracle fails, each
+    route fails with the same error; where it reads, each route reads its rows."""
+    from pyspark.errors import PySparkException
+
+    for where in wheres:
+        try:
+            with spark_conf(connect, PUSHDOWN_OFF):
+                want = rows(connect.read.parquet(str(path)).where(where).select("id"))
+        except PySparkException as e:
+            for route, df in routes.items():
+                with pytest.raises(PySparkException) as ours:
+                    rows(df.where(where).select("id"))
+                assert type(ours.value) is type(e), (name, where, route)  # noqa: PT017 - e is the oracle's
+            continue
+        for route, df in routes.items():
+            assert rows(df.where(where).select("id")) == want, (name, where, route)
+
+
 def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> None:
     """Wrong column indexes, checksummed pages, odd encodings, nulls-only chunks, legacy lists, INT96 and
     decimals, through a DataFrame and SQL on a path over Connect: the rows of Spark's `parquet` with
-    pushdown off on the same server."""
+    pushdown off on the same server. A class's predicates and routes go in one union (each branch its own
+    scan, planned and pruned alone), so each class costs two round trips, not one per predicate and route."""
+    from pyspark.errors import PySparkException
+
     from ..corpus import KEY_PREDICATES
 
     assert {"column_index_all_null_pages", "column_index_bounds_exclude_values"} <= set(file_classes)
     wheres = [KEY_PREDICATES[i] for i in (0, 2, 5, 9)]  # k hit, k IN with a null, s hit, k OR s
-    from pyspark.errors import PySparkException
-
     for name, path in file_classes.items():
-        for where in wheres:
-            routes = (
-                ("dataframe", bp.read_bloom(connect, str(path))),
-                ("sql path", connect.sql(f"SELECT * FROM bloomparquet.`{path}`")),
-            )
-            try:
-                with spark_conf(connect, PUSHDOWN_OFF):
-                    want = rows(connect.read.parquet(str(path)).where(where).select("id"))
-            except PySparkException as e:  # this Spark's reader can't read the class (4.0: BYTE_STREAM_SPLIT ints)
-                for route, df in routes:
-                    with pytest.raises(PySparkException) as ours:
-                        rows(df.where(where).select("id"))
-                    assert type(ours.value) is type(e), (name, where, route)  # noqa: PT017 - e is the oracle's
-                continue
-            for route, df in routes:
-                assert rows(df.where(where).select("id")) == want, (name, where, route)
+        routes = {
+            "dataframe": bp.read_bloom(connect, str(path)),
+            "sql path": connect.sql(f"SELECT * FROM bloomparquet.`{path}`"),
+        }
+        oracle = [_tagged(connect.read.parquet(str(path)).where(w), i) for i, w in enumerate(wheres)]
+        try:
+            with spark_conf(connect, PUSHDOWN_OFF):
+                want = rows(reduce(lambda a, b: a.unionAll(b), oracle))
+        except PySparkException:  # this Spark's reader can't read the class (4.0: BYTE_STREAM_SPLIT ints)
+            _per_predicate(connect, name, path, routes, wheres)
+            continue
+        ours = [_tagged(df.where(w), r, i) for r, df in routes.items() for i, w in enumerate(wheres)]
+        got = rows(reduce(lambda a, b: a.unionAll(b), ours))
+        for i, where in enumerate(wheres):
+            expected = [t[1:] for t in want if t[0] == i]
+            for route in routes:
+                assert [t[2:] for t in got if t[:2] == (route, i)] == expected, (name, where, route)
 
 
 def test_a_side_adaptive_execution_dropped_is_missing_from_connect_metrics(
