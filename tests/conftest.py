@@ -40,17 +40,6 @@ collect_ignore += (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules marked ``long`` first, longest first: bin/test's main stage hands whole modules to its
-    two processes in this order, so neither is left with a long one while the other has run out."""
-
-    def cost(item: pytest.Item) -> float:
-        mark = item.get_closest_marker("long")
-        return -mark.args[0] if mark else 0.0
-
-    items.sort(key=cost)
-
-
 # BLOOMPARQUET_MASTER=local-cluster[2,1,1024] runs a suite with executors in JVMs of their own (bin/test runs
 # the differential suites that way too): JVM-wide caches and task-side checks then live apart from the driver's.
 MASTER = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")

@@ -23,7 +23,7 @@ import bloomparquet as bp
 from .routes import bloom_routes
 from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(30)]
+pytestmark = pytest.mark.spark
 
 N = 30_000  # rows of our writer's and Spark's files; pyarrow's add 5,000 without filters
 NO_CACHE = {"spark.bloomparquet.read.cache": "false"}

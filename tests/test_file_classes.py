@@ -29,7 +29,7 @@ from .result_table import publish
 from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(130)]
+pytestmark = pytest.mark.spark
 
 # The routes a user reaches bloomparquet by: DataFrame (plan, task), SQL on the path, a catalog
 # table, a view over it, and plain parquet opted in.

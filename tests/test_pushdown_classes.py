@@ -22,7 +22,7 @@ import bloomparquet as bp
 
 from .spark_conf import spark_conf
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(55)]
+pytestmark = pytest.mark.spark
 
 # Per file (= row group): the bytes of `s` (hex, None = null) and the values of `f`, cycled over its 10 rows.
 GROUPS = [

@@ -26,7 +26,7 @@ from .datagen import Column, make_table, sql_literal, write_bloomparquet, write_
 from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(220)]
+pytestmark = pytest.mark.spark
 
 TABLE, COLUMNS = make_table()
 _totals: Counter[str] = Counter()

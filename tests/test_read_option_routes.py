@@ -27,7 +27,7 @@ from .read_option_table import (
 )
 from .routes import PARQUET_OPT_IN, V1_ROUTE
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(45)]
+pytestmark = pytest.mark.spark
 
 _READ = route_readers("read_option_routes_")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.spark, pytest.mark.long(120)]
+pytestmark = pytest.mark.spark
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "tpcds.py"
 QUERIES = [
