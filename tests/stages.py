@@ -105,7 +105,7 @@ def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step
     # Each suite lists its slowest tests (what a stage costs, where to cut when CI grows), unless the caller
     # asked for a count of its own.
     given = os.environ.get("PYTEST_ADDOPTS", "")
-    slowest = given if "--durations=" in given else f"{given} --durations=12".strip()
+    slowest = given if re.search(r"--durations(=|\s)", given) else f"{given} --durations=12".strip()
     jvm = f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_FLAGS}".strip()
     return Step(
         [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args],

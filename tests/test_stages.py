@@ -44,6 +44,22 @@ def test_every_suite_gives_spark_the_test_jvm_flags(monkeypatch: pytest.MonkeyPa
                 assert step.env["SPARK_SUBMIT_OPTS"] == f"-Dgiven=1 {st.TEST_JVM_FLAGS}", name
 
 
+@pytest.mark.parametrize(
+    ("given", "sent"),
+    [
+        ("", "--durations=12"),
+        ("-x", "-x --durations=12"),
+        ("--durations=0 --durations-min=0.5", "--durations=0 --durations-min=0.5"),
+        ("--durations 5", "--durations 5"),
+    ],
+)
+def test_a_callers_durations_are_kept(monkeypatch: pytest.MonkeyPatch, given: str, sent: str) -> None:
+    # Every suite lists its 12 slowest tests unless the caller asked for another count.
+    monkeypatch.setenv("PYTEST_ADDOPTS", given)
+    (step,) = st.stages(V)["main"].steps(None, [])
+    assert step.env["PYTEST_ADDOPTS"] == sent
+
+
 def test_connect_stages_are_marked_so_none_overlap() -> None:
     # Each starts a Spark Connect server on its fixed port: the runner lets one run at a time.
     for name, stage in STAGES.items():

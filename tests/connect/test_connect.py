@@ -217,6 +217,10 @@ def _tagged(df, *tags: object):
     return df.select(*(F.lit(t) for t in tags), "id")
 
 
+def _union(frames: list):
+    return reduce(lambda a, b: a.unionAll(b), frames)
+
+
 def _per_predicate(connect, name: str, path: Path, routes: dict, wheres: list[str]) -> None:
     """A class whose union Spark's reader refused, one predicate at a time: where the oracle fails, each
     route fails with the same error; where it reads, each route reads its rows."""
@@ -255,12 +259,12 @@ def test_file_classes_over_connect(connect, file_classes: dict[str, Path]) -> No
         oracle = [_tagged(connect.read.parquet(str(path)).where(w), i) for i, w in enumerate(wheres)]
         try:
             with spark_conf(connect, PUSHDOWN_OFF):
-                want = rows(reduce(lambda a, b: a.unionAll(b), oracle))
+                want = rows(_union(oracle))
         except PySparkException:  # this Spark's reader can't read the class (4.0: BYTE_STREAM_SPLIT ints)
             _per_predicate(connect, name, path, routes, wheres)
             continue
         ours = [_tagged(df.where(w), r, i) for r, df in routes.items() for i, w in enumerate(wheres)]
-        got = rows(reduce(lambda a, b: a.unionAll(b), ours))
+        got = rows(_union(ours))
         for i, where in enumerate(wheres):
             expected = [t[1:] for t in want if t[0] == i]
             for route in routes:
