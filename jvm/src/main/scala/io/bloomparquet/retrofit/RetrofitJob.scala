@@ -9,7 +9,7 @@ import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import io.bloomparquet.schema.FileColumn
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.hadoop.fs.{FileStatus, FileSystem, LocalFileSystem, Path, RawLocalFileSystem}
 import org.apache.spark.{JobExecutionStatus, SparkContext, SparkJobInfo}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
@@ -104,22 +104,37 @@ object RetrofitJob {
    */
   def listStatuses(path: String, conf: Configuration): Seq[FileStatus] = {
     val p = new Path(path)
-    val fs: FileSystem = p.getFileSystem(conf)
+    listStatuses(p.getFileSystem(conf), p)
+  }
+
+  /** [[listStatuses]] of `p` on `fs`. */
+  def listStatuses(fs: FileSystem, p: Path): Seq[FileStatus] = {
     val roots = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
-    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"no file matches $path")
-    def visible(q: Path) = !q.getName.startsWith("_") && !q.getName.startsWith(".")
-    roots.flatMap { st =>
-      if (st.isFile) Seq(st)
-      else {
-        val it = fs.listFiles(st.getPath, true)
-        val out = Seq.newBuilder[FileStatus]
-        while (it.hasNext) {
-          val f = it.next()
-          val rel = f.getPath.toUri.getPath.stripPrefix(st.getPath.toUri.getPath)
-          if (rel.split("/").filter(_.nonEmpty).forall(n => !n.startsWith("_") && !n.startsWith("."))) out += f
-        }
-        out.result()
+    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"no file matches $p")
+    roots.flatMap(st => if (st.isFile) Seq(st) else visibleFiles(fs, st.getPath))
+      .filter(s => !hidden(s.getPath.getName)).groupBy(_.getPath.toString).map(_._2.head).toSeq.sortBy(_.getPath.toString)
+  }
+
+  private def hidden(name: String): Boolean = name.startsWith("_") || name.startsWith(".")
+
+  /** The files under `dir`, none under a hidden directory. */
+  private def visibleFiles(fs: FileSystem, dir: Path): Seq[FileStatus] = fs match {
+    // Directory by directory: Hadoop's recursive listing makes located statuses, and a local file's
+    // asks its permissions, which Hadoop without its native library learns by running `ls` per file
+    // (100,000 files: minutes).
+    case _: LocalFileSystem | _: RawLocalFileSystem =>
+      fs.listStatus(dir).toSeq.flatMap { s =>
+        if (hidden(s.getPath.getName)) Nil else if (s.isDirectory) visibleFiles(fs, s.getPath) else Seq(s)
       }
-    }.filter(s => visible(s.getPath)).groupBy(_.getPath.toString).map(_._2.head).toSeq.sortBy(_.getPath.toString)
+    // Elsewhere one recursive listing (an object store lists a whole prefix in pages, not per directory).
+    case _ =>
+      val it = fs.listFiles(dir, true)
+      val out = Seq.newBuilder[FileStatus]
+      while (it.hasNext) {
+        val f = it.next()
+        val rel = f.getPath.toUri.getPath.stripPrefix(dir.toUri.getPath)
+        if (rel.split("/").forall(n => n.isEmpty || !hidden(n))) out += f
+      }
+      out.result()
   }
 }
