@@ -282,6 +282,33 @@ def test_a_rebuild_reads_only_the_files_changed_since(spark, tmp_path: Path, ora
     assert bp.build_digest(spark, str(root), "k", fpp=1e-3)["files_reused"] == 0
 
 
+def test_a_retrofit_keeps_the_tables_digest_current(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "retrofitted"
+    _frame(spark, range(4_000)).repartition(4).write.parquet(str(root))  # Spark's writer: no filters
+    built = bp.build_digest(spark, str(root), "k")
+    assert (built["files"], built["entries"]) == (4, 0), built
+    statuses = [r["status"] for r in bp.retrofit(spark, str(root), "k")]
+    assert statuses == ["retrofitted"] * 4, statuses
+    # The retrofit rebuilt the digest (same columns and bound): it holds the new filters, for the files
+    # as they are now, so a build right after reuses every entry and reads no file.
+    again = bp.build_digest(spark, str(root), "k")
+    assert (again["files_reused"], again["bytes_read"]) == (4, 0) and again["entries"] >= 4, again
+    pointer = (root / "_bloomparquet" / "digest").read_text()
+    for where in (f"k = {_k(17) + 1}", f"k = {_k(1_234)}", f"k IN ({_k(5)}, {_k(17) + 1})"):
+        got, m = _plan(spark, root, where)
+        assert got == oracle(root, where), where
+        assert m["bloomDigestFilesNotCovered"] == 0 and m["bloomDigestEntries"] > 0, (where, m)
+        _, off = _plan(spark, root, where, DIGEST_OFF)
+        _same_decisions(m, off, where)
+    # A retrofit that changes no file leaves the digest as it is; a table without one gets none.
+    assert {r["status"] for r in bp.retrofit(spark, str(root), "k")} == {"unchanged"}
+    assert (root / "_bloomparquet" / "digest").read_text() == pointer
+    bare = tmp_path / "bare"
+    _frame(spark, range(100)).coalesce(1).write.parquet(str(bare))
+    bp.retrofit(spark, str(bare), "k")
+    assert not (bare / "_bloomparquet").exists()
+
+
 def test_the_sql_function_builds_as_the_python_helper_does(spark, tmp_path: Path) -> None:
     root = tmp_path / "sql"
     shutil.copytree(_small_table(spark, tmp_path), root)

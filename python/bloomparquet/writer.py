@@ -152,7 +152,9 @@ def retrofit(
     at ``fpp``) and a new footer are written to a hidden temporary file that is
     renamed over the original only once complete and checked. A chunk that
     already has a filter keeps it unless ``overwrite``. Encrypted files are
-    refused. ``conf`` adds Hadoop settings for the job (classic sessions only).
+    refused. ``conf`` adds Hadoop settings for the job (classic sessions only). Where ``path`` is a
+    directory (or a Delta table) with a bloom digest (:func:`build_digest`), the digest is rebuilt
+    once the files are rewritten, for the columns and bound it was built with.
     On Spark Connect this runs the ``bloomparquet_retrofit`` SQL function, which
     needs the server started with bloomparquet's session extension.
 

@@ -17,7 +17,7 @@ import pytest
 import bloomparquet as bp
 from bloomparquet.reference import read_bloom_filters
 
-from ..spark_conf import rows
+from ..spark_conf import rows, spark_conf
 from .tables import absent_key, keys_frame, race_retrofit, same_rows
 from .test_delta_writes import current_files, filtered_columns
 
@@ -162,6 +162,23 @@ def test_racing_writers_never_lose_or_duplicate_a_row(spark, tmp_path: Path, dml
     if outcome["retrofit"] is None:  # every file the retrofit committed has its filter
         done = [f for f in current_files(spark, path) if f.name.startswith("bloom-")]
         assert done and all(read_bloom_filters(f) for f in done)
+
+
+def test_a_retrofit_keeps_the_tables_digest_current(spark, tmp_path: Path) -> None:
+    """A Delta table with a bloom digest: the retrofit's commit is followed by a digest covering the new
+    files, so a point miss is decided with no footer read."""
+    path = tmp_path / "digested"
+    plain_table(spark, path)
+    assert bp.build_digest(spark, str(path), "k")["entries"] == 0
+    assert {r["status"] for r in bp.retrofit(spark, str(path), "k", format="delta")} == {"retrofitted"}
+    again = bp.build_digest(spark, str(path), "k")
+    assert again["bytes_read"] == 0 and again["files_reused"] == again["files"] and again["entries"] > 0, again
+    miss = absent_key(path)
+    with spark_conf(spark, {"spark.bloomparquet.read.cache": "false"}):
+        got, m = same_rows(spark, lambda: spark.read.format("delta").load(str(path)).where(f"k = {miss}"))
+    files = len(current_files(spark, path))
+    assert got == [] and m["bloomFilesPruned"] == files and m["bloomFootersRead"] == 0, m
+    assert m["bloomDigestFilesNotCovered"] == 0, m
 
 
 def test_cli_retrofits_a_delta_table(spark, tmp_path: Path) -> None:

@@ -15,4 +15,7 @@ object DeltaRetrofit extends FormatRetrofit {
 
   override protected def retrofitter(spark: SparkSession): Either[String, TableRetrofitter] =
     DeltaIntegration.load("run it where Delta Lake is loaded, on a Spark minor it has a release for").map(_.retrofitter(spark))
+
+  // A Delta table is named by its directory, where a digest built over it lives.
+  override protected def digestRoot(table: String): Option[String] = Some(table)
 }

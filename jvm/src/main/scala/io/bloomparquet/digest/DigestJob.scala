@@ -6,8 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
-import io.bloomparquet.planning.FileVersion
-import io.bloomparquet.retrofit.RetrofitJob
+import io.bloomparquet.planning.{DataFiles, FileVersion}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
 import org.apache.spark.sql.SparkSession
@@ -55,7 +54,7 @@ object DigestJob {
     val base = new Path(root)
     val fs = base.getFileSystem(conf)
     val rootPath = fs.makeQualified(base)
-    val listed = RetrofitJob.listStatuses(rootPath.toString, conf)
+    val listed = DataFiles.statuses(rootPath.toString, conf)
     val tasks = listed.flatMap(s => DigestRoot.relative(rootPath, fs.makeQualified(s.getPath)).map(s -> _))
     val previous = if (full) None else PreviousDigest.load(fs, rootPath, columns, fpp)
     val reused = previous.fold(Map.empty[String, FileFilters]) { p =>

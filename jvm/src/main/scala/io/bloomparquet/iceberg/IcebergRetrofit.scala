@@ -17,4 +17,7 @@ object IcebergRetrofit extends FormatRetrofit {
   override protected def retrofitter(spark: SparkSession): Either[String, TableRetrofitter] =
     IcebergIntegration.load("run it where Iceberg's Spark runtime is loaded, on a Spark minor it has a release for")
       .map(_.retrofitter(spark))
+
+  // An Iceberg table is named through its catalog; the directory digest is not built for it.
+  override protected def digestRoot(table: String): Option[String] = None
 }

@@ -7,7 +7,7 @@ import scala.util.Using
 
 import io.bloomparquet.compat.{ExecutedScans, SparkCompat}
 import io.bloomparquet.kernel.SbbfKernels
-import io.bloomparquet.retrofit.RetrofitJob
+import io.bloomparquet.planning.DataFiles
 import io.bloomparquet.sbbf.{BloomFilterReader, FilterFound, SplitBlockBloomFilter}
 import io.bloomparquet.spark.metrics.PrunedFileIndex
 import org.apache.hadoop.conf.Configuration
@@ -61,7 +61,7 @@ object PythonBridge {
   private def hadoopConf: Configuration = SparkCompat.newHadoopConf(SparkSession.active)
 
   /** The data files under a file, directory or glob, as the retrofit and the SQL functions list them. */
-  def listDataFiles(path: String): java.util.List[String] = RetrofitJob.listFiles(path, hadoopConf).asJava
+  def listDataFiles(path: String): java.util.List[String] = DataFiles.paths(path, hadoopConf).asJava
 
   def fileLength(path: String): Long = {
     val p = new Path(path)

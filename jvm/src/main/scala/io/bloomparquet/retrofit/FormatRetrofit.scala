@@ -3,6 +3,7 @@ package io.bloomparquet.retrofit
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import io.bloomparquet.digest.DigestRefresh
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -44,8 +45,13 @@ abstract class FormatRetrofit extends TableRetrofit {
   def run(spark: SparkSession, table: String, columns: Seq[String], fpp: Double, overwrite: Boolean,
       conf: Map[String, String]): (Long, Seq[RetrofitResult]) = {
     val pending = prepare(spark, table, columns, fpp, overwrite, conf)
-    (pending.commit(), pending.results)
+    val committed = pending.commit()
+    if (pending.results.exists(_.status == RetrofitResult.Retrofitted)) digestRoot(table).foreach(DigestRefresh.ifPresent(spark, _))
+    (committed, pending.results)
   }
+
+  /** Where the table named `table` keeps a bloom digest, if the format has one there. */
+  protected def digestRoot(table: String): Option[String]
 
   /** For Python: the results as `bloomparquet.retrofit` gives them, each with the version committed. */
   def runForPython(spark: SparkSession, table: String, columns: java.util.List[String], fpp: Double,

@@ -22,7 +22,13 @@ import org.apache.parquet.schema.MessageType
 
 /** What retrofitting one file did; `target`: where the file with filters went, when not over `path`. */
 final case class RetrofitResult(path: String, status: String, columns: Seq[String], chunks: Int,
-    filterBytes: Long, fileBytes: Long, seconds: Double, target: Option[String] = None)
+    filterBytes: Long, fileBytes: Long, seconds: Double, target: Option[String] = None,
+    targetModificationTime: Option[Long] = None)
+
+object RetrofitResult {
+  val Retrofitted = "retrofitted"
+  val Unchanged = "unchanged"
+}
 
 /**
  * Adds bloom filters to one existing Parquet file without touching its data:
@@ -68,7 +74,7 @@ object RetrofitFile {
     var reader: ParquetFileReader = null // opened only when there is something to hash
     try {
       val rowGroups = fmd.getRow_groups.asScala.toSeq
-      if (rowGroups.isEmpty) return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
+      if (rowGroups.isEmpty) return RetrofitResult(path.toString, RetrofitResult.Unchanged, Nil, 0, 0, status.getLen, seconds)
       // (column, its index in each row group, row groups that need a filter)
       val todo = columns.map { c =>
         val idx = FilterTail.columnIndex(fmd, c.getPath.toSeq)
@@ -79,7 +85,7 @@ object RetrofitFile {
         (c, idx, rgs)
       }.filter(_._3.nonEmpty)
       if (todo.isEmpty)
-        return RetrofitResult(path.toString, "unchanged", Nil, 0, 0, status.getLen, seconds)
+        return RetrofitResult(path.toString, RetrofitResult.Unchanged, Nil, 0, 0, status.getLen, seconds)
 
       reader = ParquetShims.openColumns(input, footer, conf, todo.map(_._1))
       val createdBy = footer.getFileMetaData.getCreatedBy
@@ -96,8 +102,11 @@ object RetrofitFile {
         }
       }
       val written = replace(fs, status, footerStart, fmd, blooms, conf, copyTo)
-      RetrofitResult(path.toString, "retrofitted", todo.map(_._1.getPath.mkString(".")), blooms.size,
-        blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds, copyTo.map(_.toString))
+      // A table format's log names the new file with the time its file system gives it (Delta's add
+      // action, which a digest's entry for the file must match).
+      val modified = copyTo.map(fs.getFileStatus(_).getModificationTime)
+      RetrofitResult(path.toString, RetrofitResult.Retrofitted, todo.map(_._1.getPath.mkString(".")), blooms.size,
+        blooms.map(b => b.filter.numBytes.toLong).sum, written, seconds, copyTo.map(_.toString), modified)
     } finally if (reader != null) reader.close()
   }
 

@@ -6,10 +6,12 @@ import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.digest.DigestRefresh
 import io.bloomparquet.options.{OptionRegistry, OptionValidator, Scope}
+import io.bloomparquet.planning.DataFiles
 import io.bloomparquet.schema.FileColumn
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, FileSystem, LocalFileSystem, Path, RawLocalFileSystem}
+import org.apache.hadoop.fs.Path
 import org.apache.spark.{JobExecutionStatus, SparkContext, SparkJobInfo}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.util.SerializableConfiguration
@@ -31,8 +33,10 @@ object RetrofitJob {
         OptionRegistry.Overwrite.key -> overwrite.toString), Seq(Scope.Retrofit))
     val conf = SparkCompat.newHadoopConf(spark)
     extraConf.foreach { case (k, v) => conf.set(k, v) }
-    val files = listFiles(path, conf)
-    runTasks(spark, files.map(f => RetrofitTask(f)), columns.map(FileColumn.dotted), fpp, overwrite, conf)
+    val files = DataFiles.paths(path, conf)
+    val results = runTasks(spark, files.map(f => RetrofitTask(f)), columns.map(FileColumn.dotted), fpp, overwrite, conf)
+    if (results.exists(_.status == RetrofitResult.Retrofitted)) DigestRefresh.ifPresent(spark, path)
+    results
   }
 
   /** One file to retrofit: in place, or into a new file at `copyTo`, skipping columns it lacks with `skipAbsent`. */
@@ -94,47 +98,4 @@ object RetrofitJob {
         "chunks" -> r.chunks, "filter_bytes" -> r.filterBytes, "file_bytes" -> r.fileBytes,
         "seconds" -> r.seconds) ++ r.target.map("target" -> _)).asJava
     }.asJava
-
-  def listFiles(path: String, conf: Configuration): Seq[String] = listStatuses(path, conf).map(_.getPath.toString)
-
-  /**
-   * The data files at `path` (a file, a directory listed recursively, or a glob), as the listing
-   * gave them, sorted by path: hidden files and anything under a hidden directory (`_temporary`,
-   * `_delta_log`, `_bloomparquet`, dot files) left out, as Spark's listing leaves them out.
-   */
-  def listStatuses(path: String, conf: Configuration): Seq[FileStatus] = {
-    val p = new Path(path)
-    listStatuses(p.getFileSystem(conf), p)
-  }
-
-  /** [[listStatuses]] of `p` on `fs`. */
-  def listStatuses(fs: FileSystem, p: Path): Seq[FileStatus] = {
-    val roots = Option(fs.globStatus(p)).map(_.toSeq).getOrElse(Nil)
-    if (roots.isEmpty) throw new java.io.FileNotFoundException(s"no file matches $p")
-    roots.flatMap(st => if (st.isFile) Seq(st) else visibleFiles(fs, st.getPath))
-      .filter(s => !hidden(s.getPath.getName)).groupBy(_.getPath.toString).map(_._2.head).toSeq.sortBy(_.getPath.toString)
-  }
-
-  private def hidden(name: String): Boolean = name.startsWith("_") || name.startsWith(".")
-
-  /** The files under `dir`, none under a hidden directory. */
-  private def visibleFiles(fs: FileSystem, dir: Path): Seq[FileStatus] = fs match {
-    // Directory by directory: Hadoop's recursive listing makes located statuses, and a local file's
-    // asks its permissions, which Hadoop without its native library learns by running `ls` per file
-    // (100,000 files: minutes).
-    case _: LocalFileSystem | _: RawLocalFileSystem =>
-      fs.listStatus(dir).toSeq.flatMap { s =>
-        if (hidden(s.getPath.getName)) Nil else if (s.isDirectory) visibleFiles(fs, s.getPath) else Seq(s)
-      }
-    // Elsewhere one recursive listing (an object store lists a whole prefix in pages, not per directory).
-    case _ =>
-      val it = fs.listFiles(dir, true)
-      val out = Seq.newBuilder[FileStatus]
-      while (it.hasNext) {
-        val f = it.next()
-        val rel = f.getPath.toUri.getPath.stripPrefix(dir.toUri.getPath)
-        if (rel.split("/").forall(n => n.isEmpty || !hidden(n))) out += f
-      }
-      out.result()
-  }
 }

@@ -1,7 +1,7 @@
 package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.retrofit.RetrofitJob
+import io.bloomparquet.planning.DataFiles
 import io.bloomparquet.sbbf.{FillEstimates, FilterFound}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -19,7 +19,7 @@ final case class FiltersTable(path: String) extends DriverTable {
 
   override def rows(spark: SparkSession): Seq[InternalRow] = {
     val conf = SparkCompat.newHadoopConf(spark)
-    RetrofitJob.listFiles(path, conf).flatMap { file =>
+    DataFiles.paths(path, conf).flatMap { file =>
       val (status, fmd) = StoredFilters.footer(file, conf)
       StoredFilters.read(status, fmd, conf,
         (r, c) =>

@@ -5,7 +5,7 @@ import scala.jdk.CollectionConverters._
 import io.bloomparquet.compat.SparkCompat
 import io.bloomparquet.pruning.LiteralEncoder
 import io.bloomparquet.pruning.PhysicalProbe.{AnyOf, Unknown}
-import io.bloomparquet.retrofit.RetrofitJob
+import io.bloomparquet.planning.DataFiles
 import io.bloomparquet.sbbf.FilterFound
 import io.bloomparquet.schema.{ColumnName, ColumnResolver, ParquetLeaf, Unresolved}
 import org.apache.parquet.format.converter.ParquetMetadataConverter
@@ -29,7 +29,7 @@ final case class ProbeTable(path: String, column: String, valueType: DataType, v
     val conf = SparkCompat.newHadoopConf(spark)
     val caseSensitive = SparkCompat.caseSensitive(spark)
     val parts = ColumnName.parts(column)
-    val files = RetrofitJob.listFiles(path, conf).map { file =>
+    val files = DataFiles.paths(path, conf).map { file =>
       val (status, fmd) = StoredFilters.footer(file, conf)
       val schema = new ParquetMetadataConverter().fromParquetMetadata(fmd).getFileMetaData.getSchema
       (file, status, fmd, resolve(file, schema, parts, caseSensitive))

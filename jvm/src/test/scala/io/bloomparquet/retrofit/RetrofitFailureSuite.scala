@@ -5,6 +5,7 @@ import java.nio.file.Files
 
 import scala.jdk.CollectionConverters._
 
+import io.bloomparquet.planning.DataFiles
 import io.bloomparquet.testing.{FailingFileSystem, SmallParquet}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
@@ -22,7 +23,7 @@ class RetrofitFailureSuite extends munit.FunSuite {
     val conf = new Configuration()
     settings(SmallParquet.footerStart(bytes)).asScala.foreach { case (k, v) => conf.set(k, v) }
     val listed = s"failing:$file"
-    assertEquals(RetrofitJob.listFiles(s"failing://$dir", conf), Seq(listed))
+    assertEquals(DataFiles.paths(s"failing://$dir", conf), Seq(listed))
     val error =
       intercept[IOException](RetrofitFile.run(new Path(listed), conf, Seq("name"), 0.01, overwrite = false, caseSensitive = false))
     assert(Files.readAllBytes(file).sameElements(bytes), "the original changed")

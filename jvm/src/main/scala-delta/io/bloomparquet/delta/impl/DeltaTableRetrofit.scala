@@ -86,7 +86,8 @@ final class DeltaTableRetrofit(spark: SparkSession) extends TableRetrofitter {
       val actions: Seq[Action] = files.collect {
         case ((a, rel), r) if r.target.isDefined =>
           Seq(a.removeWithTimestamp(now, dataChange = false),
-            a.copy(path = rel, size = r.fileBytes, modificationTime = now, dataChange = false))
+            a.copy(path = rel, size = r.fileBytes, modificationTime = r.targetModificationTime.getOrElse(now),
+              dataChange = false))
       }.flatten
       if (actions.isEmpty) return txn.readVersion
       try txn.commit(actions, DeltaOperations.Optimize(Nil), Map(DeltaTableRetrofit.Tag -> "true"))

@@ -72,7 +72,7 @@ final class IcebergTableRetrofit(spark: SparkSession) extends TableRetrofitter {
           throw e
       }
     val left = withDeletes.map { t =>
-      val status = if (t.file().format() == FileFormat.PARQUET) IcebergTableRetrofit.DeletesApply else "unchanged"
+      val status = if (t.file().format() == FileFormat.PARQUET) IcebergTableRetrofit.DeletesApply else RetrofitResult.Unchanged
       RetrofitResult(t.file().location(), status, Nil, 0, 0, t.file().fileSizeInBytes(), 0.0)
     }
     new Pending(table, snapshot.map(_.snapshotId()).getOrElse(-1L), files.zip(results), left, hadoopConf)

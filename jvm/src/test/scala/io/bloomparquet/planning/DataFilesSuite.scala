@@ -1,4 +1,4 @@
-package io.bloomparquet.retrofit
+package io.bloomparquet.planning
 
 import java.nio.file.{Files, Path => JPath}
 
@@ -9,7 +9,7 @@ import org.apache.hadoop.fs.{FileSystem, FilterFileSystem, Path, RawLocalFileSys
  * The data files retrofit and the digest build list: the same files whether the file system is
  * walked directory by directory (local) or listed recursively at once (any other), none hidden.
  */
-class DataFileListingSuite extends munit.FunSuite {
+class DataFilesSuite extends munit.FunSuite {
 
   private val visible = Seq("a.parquet", "k=1/b.parquet", "k=2/sub/e.parquet")
   private val hidden = Seq("_SUCCESS", ".a.parquet.crc", "k=1/_temporary/0/c.parquet", "_delta_log/00.json",
@@ -37,14 +37,14 @@ class DataFileListingSuite extends munit.FunSuite {
 
   test("local and recursive listings give the same visible files, sorted") {
     val root = tree()
-    val local = RetrofitJob.listStatuses(root.toString, new Configuration())
+    val local = DataFiles.statuses(root.toString, new Configuration())
     assertEquals(relative(root, local), visible)
-    assertEquals(relative(root, RetrofitJob.listStatuses(nonLocal(), new Path(root.toUri))), visible)
+    assertEquals(relative(root, DataFiles.statuses(nonLocal(), new Path(root.toUri))), visible)
   }
 
   test("a glob's matches, a file given by name") {
     val root = tree()
-    assertEquals(relative(root, RetrofitJob.listStatuses(s"$root/k=*", new Configuration())), visible.drop(1))
-    assertEquals(relative(root, RetrofitJob.listStatuses(s"$root/a.parquet", new Configuration())), visible.take(1))
+    assertEquals(relative(root, DataFiles.statuses(s"$root/k=*", new Configuration())), visible.drop(1))
+    assertEquals(relative(root, DataFiles.statuses(s"$root/a.parquet", new Configuration())), visible.take(1))
   }
 }
