@@ -56,6 +56,17 @@ def test_digest_covers_the_files_it_reports(spark, tmp_path: Path, capsys) -> No
     assert main(["digest", str(tmp_path), "--columns", "plain"]) == 0
     # Rebuilt: the unchanged file's entries are kept from the digest it replaces, not read again.
     assert "1 files (1 kept from the digest it replaces, 0 skipped), 4 filters" in capsys.readouterr().out
+    # Without --columns: rebuilt for the columns and bound it was built with; a table without one is refused.
+    again = _report(capsys, "digest", str(tmp_path))
+    assert (again["files"], again["files_reused"], again["entries"]) == (1, 1, 4), again
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    pq.write_table(pa.table({"plain": pa.array(ids, pa.int64())}), bare / "a.parquet")
+    assert main(["digest", str(bare)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"bloomparquet: digest: {bare} has no digest to rebuild: give --columns to build one\n"
+    )
 
 
 def test_demo(spark, tmp_path: Path, capsys) -> None:

@@ -252,6 +252,7 @@ def test_verify_finds_a_wrong_length(tmp_path: Path, capsys) -> None:
         (["advise", "{data}", "--fpp", "2"], "--fpp 2.0: expected a false-positive probability"),
         (["retrofit", "{data}", "--columns", "id", "--fpp", "0"], "--fpp 0.0: expected a false-positive probability"),
         (["digest", "{data}", "--columns", "id", "--fpp", "1"], "--fpp 1.0: expected a false-positive probability"),
+        (["digest", "{data}", "--full"], "--fpp and --full apply to a build: give --columns too"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(data: Path, tmp_path: Path, capsys, argv, message) -> None:

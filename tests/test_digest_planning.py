@@ -228,6 +228,11 @@ def _same_length_rewrite(spark, target: Path, candidates: list[int]) -> int:
     raise AssertionError(f"no candidate key kept {target.name}'s length of {before.st_size} bytes")
 
 
+def _append_past_the_digest(df, root: Path) -> None:
+    """One file with filters on k appended through the format itself: ``write_bloom`` would rebuild the digest."""
+    df.coalesce(1).write.format(bp.WRITE_FORMAT).option("bloom.columns", "k").mode("append").save(str(root))
+
+
 @pytest.mark.cluster
 def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path: Path, oracle) -> None:
     root = tmp_path / "stale"
@@ -241,12 +246,7 @@ def test_files_changed_since_the_digest_are_judged_on_their_own(spark, tmp_path:
     files = sorted(root.glob("*.parquet"))
     _build(spark, root)
     appended = _k(N + 1_001) + 1  # odd: in no file when the digest was built
-    bp.write_bloom(
-        _frame(spark, range(1)).selectExpr(f"CAST({appended} AS BIGINT) AS k", "ks", "id").coalesce(1),
-        str(root),
-        "k",
-        mode="append",
-    )
+    _append_past_the_digest(_frame(spark, range(1)).selectExpr(f"CAST({appended} AS BIGINT) AS k", "ks", "id"), root)
     replaced = _same_length_rewrite(spark, files[0], [_k(N + 1_003 + i) + 1 for i in range(8)])
     gone = spark.read.parquet(str(files[1])).first()["k"]
     files[1].unlink()
@@ -264,7 +264,7 @@ def test_a_rebuild_reads_only_the_files_changed_since(spark, tmp_path: Path, ora
     shutil.copytree(_small_table(spark, tmp_path), root)
     first = bp.build_digest(spark, str(root), "k")
     assert first["files_reused"] == 0 and first["files"] == 4, first
-    bp.write_bloom(_frame(spark, range(4_000, 5_000)).coalesce(1), str(root), "k", mode="append")
+    _append_past_the_digest(_frame(spark, range(4_000, 5_000)), root)
     second = bp.build_digest(spark, str(root), "k")
     # The four files unchanged since are kept from the first digest; only the new one is read.
     assert (second["files"], second["files_reused"]) == (5, 4) and second["entries"] > first["entries"], second
@@ -306,6 +306,32 @@ def test_a_retrofit_keeps_the_tables_digest_current(spark, tmp_path: Path, oracl
     bare = tmp_path / "bare"
     _frame(spark, range(100)).coalesce(1).write.parquet(str(bare))
     bp.retrofit(spark, str(bare), "k")
+    assert not (bare / "_bloomparquet").exists()
+
+
+def test_our_writer_keeps_the_tables_digest_current(spark, tmp_path: Path, oracle) -> None:
+    root = tmp_path / "appended"
+    shutil.copytree(_small_table(spark, tmp_path), root)
+    assert bp.refresh_digest(spark, str(root)) is None  # no digest yet: none is made
+    assert not (root / "_bloomparquet").exists()
+    first = bp.build_digest(spark, str(root), "k")
+    bp.write_bloom(_frame(spark, range(4_000, 5_000)).coalesce(1), str(root), ["k", "ks"], mode="append")
+    # The append rebuilt the digest for k at its bound: a build right after reads no file.
+    again = bp.build_digest(spark, str(root), "k")
+    assert (again["files"], again["files_reused"], again["bytes_read"]) == (5, 5, 0), again
+    assert again["entries"] > first["entries"], (first, again)
+    for where in (f"k = {_k(4_321)}", f"k = {_k(4_321) + 1}"):
+        got, m = _plan(spark, root, where)
+        assert got == oracle(root, where), where
+        assert m["bloomDigestFilesNotCovered"] == 0 and m["bloomDigestEntries"] > 0, (where, m)
+        _, off = _plan(spark, root, where, DIGEST_OFF)
+        _same_decisions(m, off, where)
+    # The SQL form without columns rebuilds it the same way, and gives no row where there is no digest.
+    (row,) = spark.sql(f"SELECT files, files_reused FROM bloomparquet_digest('{root}')").collect()
+    assert (row.files, row.files_reused) == (5, 5), row
+    bare = tmp_path / "bare"
+    _frame(spark, range(10)).coalesce(1).write.parquet(str(bare))
+    assert spark.sql(f"SELECT * FROM bloomparquet_digest('{bare}')").collect() == []
     assert not (bare / "_bloomparquet").exists()
 
 

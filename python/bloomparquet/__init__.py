@@ -11,7 +11,7 @@ from ._iceberg import iceberg_filter_properties
 from ._jar import delta_package, iceberg_package, jar_path
 from ._session import configure, session
 from .read import read_bloom, scan_metrics
-from .table_digest import build_digest
+from .table_digest import build_digest, refresh_digest
 from .writer import WRITE_FORMAT, bloom_options, retrofit, write_bloom
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "iceberg_package",
     "jar_path",
     "read_bloom",
+    "refresh_digest",
     "retrofit",
     "scan_metrics",
     "session",

@@ -158,10 +158,20 @@ def _kernel(args: argparse.Namespace) -> int:
 
 
 def _digest(args: argparse.Namespace) -> int:
-    from . import build_digest
+    from . import build_digest, refresh_digest
+    from .tools import BadInput
 
     _fpp(args.fpp)
-    built = build_digest(_spark(args.remote, args.master), args.path, args.columns, fpp=args.fpp, full=args.full)
+    if args.columns is None and (args.full or args.fpp != DIGEST_FPP):
+        raise BadInput("digest: --fpp and --full apply to a build: give --columns too")
+    spark = _spark(args.remote, args.master)
+    if args.columns is None:
+        found = refresh_digest(spark, args.path)
+        if found is None:
+            raise BadInput(f"digest: {args.path} has no digest to rebuild: give --columns to build one")
+        built = found
+    else:
+        built = build_digest(spark, args.path, args.columns, fpp=args.fpp, full=args.full)
     if args.json:
         print(json.dumps({"command": "digest", "version": 1, **built}, indent=2))
         return 0
@@ -382,7 +392,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     dig.set_defaults(handler=_digest)
     dig.add_argument("path", help="the table's root directory (a Parquet directory or a Delta table's)")
-    dig.add_argument("--columns", required=True, help="comma-separated columns whose filters it holds, e.g. user_id")
+    dig.add_argument(
+        "--columns",
+        help="comma-separated columns whose filters it holds, e.g. user_id (default: rebuild the table's digest "
+        "for the columns and bound it was built with)",
+    )
     dig.add_argument(
         "--fpp",
         type=float,

@@ -98,7 +98,9 @@ def write_bloom(
     The same as ``df.write.format(WRITE_FORMAT).options(**bloom_options(columns,
     fpp, ndv)).options(**options).mode(mode).save(path)``: standard Parquet
     files whose chosen columns get a filter per row group, each sized for the
-    row group's real distinct count at ``fpp``.
+    row group's real distinct count at ``fpp``. Where ``path`` has a bloom digest
+    (:func:`build_digest`), it is rebuilt once the files are written
+    (:func:`refresh_digest`): lookups are decided by it for the new files too.
 
     Parameters
     ----------
@@ -132,8 +134,11 @@ def write_bloom(
     >>> events = spark.read.parquet("/lake/events")
     >>> bp.write_bloom(events, "/lake/events_copy", ["user_id", "order_id"], fpp=0.01, compression="zstd")
     """
+    from .table_digest import refresh_digest  # it builds on this module's helpers
+
     opts = {**bloom_options(columns, fpp, ndv), **_options.checked(options)}
     df.write.format(WRITE_FORMAT).options(**opts).mode(mode).save(path)
+    refresh_digest(df.sparkSession, path)
 
 
 def retrofit(

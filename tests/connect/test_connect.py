@@ -111,6 +111,19 @@ def test_retrofit_runs_on_the_server_and_prunes(connect, tmp_path: Path) -> None
         bp.retrofit(connect, str(path), ["k"], conf={"fs.defaultFS": "file:///"})
 
 
+def test_write_bloom_and_retrofit_keep_a_digest_current_over_connect(connect, tmp_path: Path) -> None:
+    path = tmp_path / "digested"
+    bp.write_bloom(connect.range(4_000).selectExpr("id * 2 AS k").repartition(2), str(path), "k")
+    assert bp.refresh_digest(connect, str(path)) is None  # no digest: none made
+    bp.build_digest(connect, str(path), "k")
+    bp.write_bloom(connect.range(1).selectExpr("CAST(1 AS BIGINT) AS k"), str(path), "k", mode="append")
+    pq.write_table(pa.table({"k": _keys(2)}), path / "plain.parquet", row_group_size=GROUP)
+    assert {r["status"] for r in bp.retrofit(connect, str(path), "k")} == {"retrofitted", "unchanged"}
+    # The append and the retrofit each rebuilt the digest: every file is covered as it is now.
+    again = bp.refresh_digest(connect, str(path))
+    assert again is not None and again["files_reused"] == again["files"] > 2 and again["bytes_read"] == 0, again
+
+
 def test_cli_kernel_over_connect(connect) -> None:
     port = connect.conf.get("spark.connect.grpc.binding.port", "15002")
     out = subprocess.run(

@@ -18,7 +18,14 @@ import org.apache.spark.util.SerializableConfiguration
  * files read).
  */
 final case class DigestBuilt(path: String, files: Int, filesSkipped: Int, filesReused: Int, entries: Int, classes: Int,
-    bytesRead: Long, filterBytes: Long, digestBytes: Long, seconds: Double)
+    bytesRead: Long, filterBytes: Long, digestBytes: Long, seconds: Double) {
+
+  /** For Python: as a map, keys as `bloomparquet.build_digest` documents them. */
+  def forPython: java.util.Map[String, Any] =
+    Map[String, Any]("path" -> path, "files" -> files, "files_skipped" -> filesSkipped, "files_reused" -> filesReused,
+      "entries" -> entries, "classes" -> classes, "bytes_read" -> bytesRead, "filter_bytes" -> filterBytes,
+      "digest_bytes" -> digestBytes, "seconds" -> seconds).asJava
+}
 
 /**
  * Builds a Parquet directory's bloom digest as a Spark job: one task per group of files reads each
@@ -112,11 +119,5 @@ object DigestJob {
 
   /** For Python: what [[build]] did, as a map. */
   def buildForPython(spark: SparkSession, root: String, columns: java.util.List[String], fpp: Double,
-      full: Boolean): java.util.Map[String, Any] = {
-    val b = build(spark, root, columns.asScala.toSeq, fpp, full)
-    Map[String, Any]("path" -> b.path, "files" -> b.files, "files_skipped" -> b.filesSkipped,
-      "files_reused" -> b.filesReused, "entries" -> b.entries,
-      "classes" -> b.classes, "bytes_read" -> b.bytesRead, "filter_bytes" -> b.filterBytes, "digest_bytes" -> b.digestBytes,
-      "seconds" -> b.seconds).asJava
-  }
+      full: Boolean): java.util.Map[String, Any] = build(spark, root, columns.asScala.toSeq, fpp, full).forPython
 }

@@ -7,8 +7,8 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 
 /**
- * Keeps a table's bloom digest current once bloomparquet has rewritten some of its files
- * (retrofit): where the directory `root` has a digest, a new one for the same columns and bound,
+ * Keeps a table's bloom digest current once bloomparquet has written or rewritten some of its
+ * files (our writer's Python helper, retrofit; `bloomparquet_digest(path)`): where the directory `root` has a digest, a new one for the same columns and bound,
  * taking the entries of every file unchanged since from it and reading only the files rewritten
  * (at 100,000 files, a few seconds). Without it the rewritten files would be judged file by file at
  * every lookup until the next build. A table without a digest, or whose digest cannot be read, is
@@ -30,6 +30,10 @@ object DigestRefresh {
     } yield DigestJob.build(spark, dir.toString, columns.split(",").toSeq, current.index.fpp, full = false)
     built
   }
+
+  /** For Python: what [[ifPresent]] built, as a map; null where it built nothing. */
+  def ifPresentForPython(spark: SparkSession, root: String): java.util.Map[String, Any] =
+    ifPresent(spark, root).map(_.forPython).orNull
 
   private def directory(root: String, conf: org.apache.hadoop.conf.Configuration): Option[Path] =
     try {

@@ -1,7 +1,7 @@
 package io.bloomparquet.sql
 
 import io.bloomparquet.compat.SparkCompat
-import io.bloomparquet.digest.{DigestBuilt, DigestJob}
+import io.bloomparquet.digest.{DigestBuilt, DigestJob, DigestRefresh}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -13,10 +13,11 @@ import org.apache.spark.unsafe.types.UTF8String
 
 /**
  * `SELECT * FROM bloomparquet_digest(path, columns[, fpp[, full]])`: a table's bloom digest built as
- * SQL, and so over Spark Connect; one row saying what was built. A query, not a command, as
- * [[RetrofitRelation]] is.
+ * SQL, and so over Spark Connect; one row saying what was built. `bloomparquet_digest(path)`
+ * rebuilds the table's digest for the columns and bound it was built with, if it has one (no row
+ * if not). A query, not a command, as [[RetrofitRelation]] is.
  */
-final case class DigestRelation(path: String, columns: Seq[String], fpp: Option[Double], full: Boolean,
+final case class DigestRelation(path: String, columns: Option[Seq[String]], fpp: Option[Double], full: Boolean,
     output: Seq[Attribute]) extends LeafNode
 
 object DigestRelation {
@@ -30,8 +31,10 @@ object DigestRelation {
 
   def apply(args: FunctionArgs): DigestRelation = {
     args.noMore(4)
-    DigestRelation(args.string(0, "path"), args.string(1, "columns").split(",").map(_.trim).filter(_.nonEmpty).toSeq,
-      args.double(2, "fpp"), args.boolean(3, "full").getOrElse(false), SparkCompat.toAttributes(schema))
+    val columns = if (args.size == 1) None
+    else Some(args.string(1, "columns").split(",").map(_.trim).filter(_.nonEmpty).toSeq)
+    DigestRelation(args.string(0, "path"), columns, args.double(2, "fpp"), args.boolean(3, "full").getOrElse(false),
+      SparkCompat.toAttributes(schema))
   }
 
   def row(b: DigestBuilt): InternalRow = new GenericInternalRow(Array[Any](UTF8String.fromString(b.path), b.files,
@@ -44,8 +47,12 @@ final case class DigestExec(relation: DigestRelation) extends LeafExecNode {
 
   override protected def doExecute(): RDD[InternalRow] = {
     val r = relation
-    val built = DigestJob.build(SparkSession.active, r.path, r.columns, r.fpp.getOrElse(DigestJob.DefaultFpp), r.full)
+    val spark = SparkSession.active
+    val built = r.columns match {
+      case Some(columns) => Some(DigestJob.build(spark, r.path, columns, r.fpp.getOrElse(DigestJob.DefaultFpp), r.full))
+      case None => DigestRefresh.ifPresent(spark, r.path)
+    }
     val toUnsafe = UnsafeProjection.create(output.map(_.dataType).toArray)
-    sparkContext.parallelize(Seq(toUnsafe(DigestRelation.row(built)).copy(): InternalRow), 1)
+    sparkContext.parallelize(built.map(b => toUnsafe(DigestRelation.row(b)).copy(): InternalRow).toSeq, 1)
   }
 }
