@@ -335,6 +335,21 @@ def test_our_writer_keeps_the_tables_digest_current(spark, tmp_path: Path, oracl
     assert not (bare / "_bloomparquet").exists()
 
 
+def test_a_digest_that_cannot_be_rebuilt_after_a_write_warns_and_keeps_the_write(
+    spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bloomparquet.table_digest
+
+    def refused(spark, path: str) -> None:
+        raise OSError("the folder is not writable")
+
+    monkeypatch.setattr(bloomparquet.table_digest, "refresh_digest", refused)
+    root = tmp_path / "kept"
+    with pytest.warns(UserWarning, match="was not rebuilt after the write .the folder is not writable."):
+        bp.write_bloom(_frame(spark, range(100)).coalesce(1), str(root), "k")
+    assert spark.read.parquet(str(root)).count() == 100
+
+
 def test_the_sql_function_builds_as_the_python_helper_does(spark, tmp_path: Path) -> None:
     root = tmp_path / "sql"
     shutil.copytree(_small_table(spark, tmp_path), root)

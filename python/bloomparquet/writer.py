@@ -13,6 +13,7 @@ they are checked here as the JVM checks them. Other options (``compression``,
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -138,7 +139,14 @@ def write_bloom(
 
     opts = {**bloom_options(columns, fpp, ndv), **_options.checked(options)}
     df.write.format(WRITE_FORMAT).options(**opts).mode(mode).save(path)
-    refresh_digest(df.sparkSession, path)
+    try:
+        refresh_digest(df.sparkSession, path)
+    except Exception as e:  # noqa: BLE001 - the write succeeded; the digest left stays correct, only slower
+        warnings.warn(
+            f"bloomparquet: the bloom digest of {path} was not rebuilt after the write ({e}); its new files are "
+            "judged on their own until it is (bloomparquet.refresh_digest)",
+            stacklevel=2,
+        )
 
 
 def retrofit(

@@ -31,6 +31,21 @@ object DigestRefresh {
     built
   }
 
+  /**
+   * [[ifPresent]] once files of `root` were written or rewritten: a rebuild that fails (a file
+   * unreadable, the folder not writable) leaves the current digest, which stays correct (the new
+   * files are judged on their own), so it is logged, not thrown at a write that succeeded.
+   */
+  def afterWrite(spark: SparkSession, root: String): Unit =
+    try ifPresent(spark, root)
+    catch {
+      case NonFatal(e) =>
+        log.warn(s"bloomparquet: the bloom digest of $root was not rebuilt after the write ($e); " +
+          "its new files are judged on their own until it is (bloomparquet.refresh_digest)")
+    }
+
+  private val log = org.slf4j.LoggerFactory.getLogger(getClass)
+
   /** For Python: what [[ifPresent]] built, as a map; null where it built nothing. */
   def ifPresentForPython(spark: SparkSession, root: String): java.util.Map[String, Any] =
     ifPresent(spark, root).map(_.forPython).orNull

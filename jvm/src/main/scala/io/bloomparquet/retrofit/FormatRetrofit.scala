@@ -46,7 +46,7 @@ abstract class FormatRetrofit extends TableRetrofit {
       conf: Map[String, String]): (Long, Seq[RetrofitResult]) = {
     val pending = prepare(spark, table, columns, fpp, overwrite, conf)
     val committed = pending.commit()
-    if (pending.results.exists(_.status == RetrofitResult.Retrofitted)) digestRoot(table).foreach(DigestRefresh.ifPresent(spark, _))
+    if (pending.results.exists(_.status == RetrofitResult.Retrofitted)) digestRoot(table).foreach(DigestRefresh.afterWrite(spark, _))
     (committed, pending.results)
   }
 

@@ -35,7 +35,7 @@ object RetrofitJob {
     extraConf.foreach { case (k, v) => conf.set(k, v) }
     val files = DataFiles.paths(path, conf)
     val results = runTasks(spark, files.map(f => RetrofitTask(f)), columns.map(FileColumn.dotted), fpp, overwrite, conf)
-    if (results.exists(_.status == RetrofitResult.Retrofitted)) DigestRefresh.ifPresent(spark, path)
+    if (results.exists(_.status == RetrofitResult.Retrofitted)) DigestRefresh.afterWrite(spark, path)
     results
   }
 
