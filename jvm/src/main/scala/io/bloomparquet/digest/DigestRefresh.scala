@@ -22,7 +22,7 @@ object DigestRefresh {
     val built = for {
       dir <- directory(root, conf)
       fs = dir.getFileSystem(conf)
-      current <- TableDigest.open(fs, dir) match {
+      current <- TableDigest.openAsItIsNow(fs, dir, TableDigest.TailGuessBytes) match {
         case o: TableDigest.Opened => Some(o.digest)
         case _ => None
       }

@@ -74,6 +74,15 @@ object TableDigest {
     pointed(fs, root).fold(identity, openDigest(fs, _, tailGuess))
 
   /**
+   * [[open]], its pointer read as it is now where a file system's stream may serve it from a cache
+   * of objects' metadata (S3A's analytics stream keeps one for a day by default: a replaced pointer
+   * would read as it was). For a build, which starts from the current digest; planning reads
+   * pointers with no status call, and holds them for [[HeldDigests.PointerMillis]] anyway.
+   */
+  def openAsItIsNow(fs: FileSystem, root: Path, tailGuess: Int): Found =
+    pointed(fs, root, asItIsNow = S3aStreams.analytics(fs)).fold(identity, openDigest(fs, _, tailGuess))
+
+  /**
    * [[open]] as planning asks, with `useCache` through this JVM's [[HeldDigests]]: the pointer a
    * lookup of `root` read in the last [[HeldDigests.PointerMillis]] (so a warm lookup makes no
    * request; a digest published since is used once that has passed, and any digest is checked
@@ -111,9 +120,11 @@ object TableDigest {
   final case class Pointed(path: Path, pointer: Pointer)
 
   /** The digest file the pointer of `root` names, or what was found instead. */
-  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, Pointed] = {
+  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, Pointed] = pointed(fs, root, asItIsNow = false)
+
+  private def pointed(fs: FileSystem, root: Path, asItIsNow: Boolean): Either[Found, Pointed] = {
     val folder = new Path(root, Folder)
-    val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile), Pointer.Bytes))
+    val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile), Pointer.Bytes, asItIsNow))
     catch {
       case _: FileNotFoundException => Left(Missing(1))
       case NonFatal(e) => Left(Refused(s"digest pointer unreadable: $e", 1))
@@ -176,9 +187,14 @@ object TableDigest {
         .opt("fs.option.openfile.read.policy", "random").build().get()
     catch { case e: ExecutionException if e.getCause != null => throw e.getCause }
 
+  /** The file at `path`, opened with its file system's own status of it (an object store's HEAD). */
+  private def openWithStatus(fs: FileSystem, path: Path): FSDataInputStream =
+    try fs.openFile(path).withFileStatus(fs.getFileStatus(path)).opt("fs.option.openfile.read.policy", "random").build().get()
+    catch { case e: ExecutionException if e.getCause != null => throw e.getCause }
+
   /** A pointer's text: [[Pointer.Bytes]] bytes, read whole (a longer file is not a pointer: it does not parse). */
-  private def readSmall(fs: FileSystem, path: Path, length: Int): String = {
-    val in = openKnown(fs, path, length)
+  private def readSmall(fs: FileSystem, path: Path, length: Int, withStatus: Boolean): String = {
+    val in = if (withStatus) openWithStatus(fs, path) else openKnown(fs, path, length)
     try {
       val buf = new Array[Byte](length + 1)
       var n = 0
