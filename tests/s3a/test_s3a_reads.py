@@ -380,22 +380,6 @@ def test_a_digest_plans_a_point_miss_with_no_request_per_file(spark, s3, local_f
 @pytest.mark.parametrize("bucket", list(BUCKETS.values()))
 def test_our_writer_and_retrofit_keep_the_digest_current_over_s3a(spark, s3, local_files, bucket: str) -> None:
     """An append by ``write_bloom`` and a retrofit into an S3A table with a digest rebuild it (S3A's own
-    recursive listing): a build right after reuses every file and reads none."""
-    path = _upload(s3, bucket, local_files["pyarrow"])
-    bp.retrofit(spark, path, "i64")  # the files get filters; no digest yet, so none is made
-    assert bp.refresh_digest(spark, path) is None
-    bp.build_digest(spark, path, "i64")
-    appended = spark.createDataFrame([(KEY(FILES * ROWS_PER_FILE + 1), "new")], SCHEMA).coalesce(1)
-    bp.write_bloom(appended, path, "i64", mode="append")
-    again = bp.build_digest(spark, path, "i64")
-    assert (again["files"], again["files_reused"], again["bytes_read"]) == (FILES + 1, FILES + 1, 0), again
-    for w in (f"i64 = {KEY(FILES * ROWS_PER_FILE + 1)}", f"i64 = {MISS}", f"i64 = {HIT}"):
-        assert rows(_ours(spark, path, w)) == _theirs(spark, path, w), w
-
-
-@pytest.mark.parametrize("bucket", list(BUCKETS.values()))
-def test_our_writer_and_retrofit_keep_the_digest_current_over_s3a(spark, s3, local_files, bucket: str) -> None:
-    """An append by ``write_bloom`` and a retrofit into an S3A table with a digest rebuild it (S3A's own
     recursive listing, the pointer replaced in place and read again as it is now on either stream): a
     build right after reuses every file and reads none."""
     path = _upload(s3, bucket, local_files["pyarrow"])
