@@ -29,6 +29,10 @@ class FilterBlockReadsSuite extends munit.FunSuite {
   private val conf = new Configuration()
   private lazy val dir = Files.createTempDirectory("bp-blocks")
 
+  // Its files are tens of megabytes (parquet-java's filters sized for 500,000 values).
+  override def afterAll(): Unit =
+    if (Files.exists(dir)) Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.delete(p))
+
   /** parquet-java's layout: a filter sized for 500,000 values per row group (~600 KiB), keys 2r as in SmallParquet. */
   private def largeFilters(rows: Int, name: String = "large"): NioPath = {
     val path = dir.resolve(s"$name-$rows.parquet")
