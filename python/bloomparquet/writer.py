@@ -13,7 +13,6 @@ they are checked here as the JVM checks them. Other options (``compression``,
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -100,8 +99,8 @@ def write_bloom(
     fpp, ndv)).options(**options).mode(mode).save(path)``: standard Parquet
     files whose chosen columns get a filter per row group, each sized for the
     row group's real distinct count at ``fpp``. Where ``path`` has a bloom digest
-    (:func:`build_digest`), it is rebuilt once the files are written
-    (:func:`refresh_digest`): lookups are decided by it for the new files too.
+    (:func:`build_digest`), it is rebuilt once the write has committed, as by
+    :func:`refresh_digest`: lookups are decided by it for the new files too.
 
     Parameters
     ----------
@@ -135,18 +134,8 @@ def write_bloom(
     >>> events = spark.read.parquet("/lake/events")
     >>> bp.write_bloom(events, "/lake/events_copy", ["user_id", "order_id"], fpp=0.01, compression="zstd")
     """
-    from .table_digest import refresh_digest  # it builds on this module's helpers
-
     opts = {**bloom_options(columns, fpp, ndv), **_options.checked(options)}
     df.write.format(WRITE_FORMAT).options(**opts).mode(mode).save(path)
-    try:
-        refresh_digest(df.sparkSession, path)
-    except Exception as e:  # noqa: BLE001 - the write succeeded; the digest left stays correct, only slower
-        warnings.warn(
-            f"bloomparquet: the bloom digest of {path} was not rebuilt after the write ({e}); its new files are "
-            "judged on their own until it is (bloomparquet.refresh_digest)",
-            stacklevel=2,
-        )
 
 
 def retrofit(

@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.StructType
  * The V1 face of `bloomparquet`, which Spark uses for catalog tables
  * (`CREATE TABLE ... USING bloomparquet`), `bloomparquet.`path`` SQL and every
  * write (`df.write.format("bloomparquet")`, CTAS): writes go through
- * [[BloomWrite]], reads through Spark's Parquet reader after pruning. V1 scans are planned by Spark itself, so
+ * [[BloomWrite]] and keep the directory's bloom digest current ([[DigestRefreshingCommitter]]), reads through Spark's Parquet reader after pruning. V1 scans are planned by Spark itself, so
  * pruning here happens inside each task, before Spark's reader opens a split
  * (as `bloom.mode=task` does for V2). Same read options and semantics; no
  * bloom metrics in the V1 scan node.
@@ -36,8 +36,12 @@ class BloomParquetFileFormat extends ParquetFileFormat {
       files: Seq[FileStatus]): Option[StructType] = StoredSchema.infer(sparkSession, options, files)
 
   override def prepareWrite(sparkSession: SparkSession, job: Job, options: Map[String, String],
-      dataSchema: StructType): OutputWriterFactory =
-    BloomWrite.prepare(sparkSession, job, options, dataSchema)(super.prepareWrite(sparkSession, job, options, dataSchema))
+      dataSchema: StructType): OutputWriterFactory = {
+    val factory = BloomWrite.prepare(sparkSession, job, options, dataSchema)(
+      super.prepareWrite(sparkSession, job, options, dataSchema))
+    DigestRefreshingCommitter.install(job) // after Spark's Parquet write has named its committer in the job
+    factory
+  }
 
   override def buildReaderWithPartitionValues(
       sparkSession: SparkSession,

@@ -12,13 +12,15 @@ import org.apache.hadoop.util.Progressable
 
 /**
  * The local file system under the scheme `failing:` (test jar only), failing
- * where a task could be killed: writes past a byte budget, or every rename.
+ * where a task could be killed: writes past a byte budget, or every rename; or
+ * where a folder cannot be written: creating any file in a folder of a given name.
  * Register it with [[FailingFileSystem.settings]]; the settings are read when an
  * instance is created, so the FileSystem cache is off for the scheme.
  */
 class FailingFileSystem extends LocalUnderScheme {
   private var writeBudget = Long.MaxValue
   private var failRename = false
+  private var unwritableFolder: Option[String] = None
 
   override def getUri: URI = FailingFileSystem.Uri
   override def getScheme: String = FailingFileSystem.Scheme
@@ -27,9 +29,14 @@ class FailingFileSystem extends LocalUnderScheme {
     super.initialize(uri, conf)
     writeBudget = conf.getLong(FailingFileSystem.FailWritesAfter, Long.MaxValue)
     failRename = conf.getBoolean(FailingFileSystem.FailRename, false)
+    unwritableFolder = Option(conf.get(FailingFileSystem.UnwritableFolder)).filter(_.nonEmpty)
   }
 
-  private def budgeted(out: OutputStream, f: Path) = new FSDataOutputStream(new BudgetedStream(out, writeBudget, f), null)
+  private def budgeted(out: => OutputStream, f: Path) = {
+    if (unwritableFolder.exists(name => Iterator.iterate(f.getParent)(_.getParent).takeWhile(_ != null).exists(_.getName == name)))
+      throw new IOException(s"failing: $f is in a folder that cannot be written")
+    new FSDataOutputStream(new BudgetedStream(out, writeBudget, f), null)
+  }
 
   // Both overloads: FileSystem.create(path, overwrite) reaches the one without a permission.
   override def create(f: Path, permission: FsPermission, overwrite: Boolean, bufferSize: Int, replication: Short,
@@ -49,6 +56,8 @@ object FailingFileSystem {
   val Uri: URI = URI.create(s"$Scheme:///")
   val FailWritesAfter = "bloomparquet.test.fail-writes-after"
   val FailRename = "bloomparquet.test.fail-rename"
+  /** A folder name: no file can be created in a folder of that name (set it on the configuration directly). */
+  val UnwritableFolder = "bloomparquet.test.unwritable-folder"
 
   /**
    * Hadoop settings that mount this file system (and its FileContext side)
