@@ -380,27 +380,14 @@ def test_a_digest_plans_a_point_miss_with_no_request_per_file(spark, s3, local_f
 @pytest.mark.parametrize("bucket", list(BUCKETS.values()))
 def test_our_writer_and_retrofit_keep_the_digest_current_over_s3a(spark, s3, local_files, bucket: str) -> None:
     """An append by ``write_bloom`` and a retrofit into an S3A table with a digest rebuild it (S3A's own
-    recursive listing, the pointer replaced in place and read again as it is now on either stream, by
-    planning too): a build right after reuses every file and reads none."""
+    recursive listing, the pointer replaced in place and read again as it is now on either stream): a
+    build right after reuses every file and reads none."""
     path = _upload(s3, bucket, local_files["pyarrow"])
     bp.retrofit(spark, path, "i64")  # the files get filters; no digest yet, so none is made
     assert bp.refresh_digest(spark, path) is None
     bp.build_digest(spark, path, "i64")
-
-    def planned() -> dict:
-        with spark_conf(spark, {"spark.bloomparquet.read.cache": "false"}):  # the pointer read at each lookup
-            miss = _ours(spark, path, f"i64 = {MISS}")
-            miss.collect()
-            return bp.scan_metrics(miss)
-
-    before = planned()
     appended = spark.createDataFrame([(KEY(FILES * ROWS_PER_FILE + 1), "new")], SCHEMA).coalesce(1)
     bp.write_bloom(appended, path, "i64", mode="append")
-    after = planned()
-    assert after["bloomDigestFilesNotCovered"] == 0 and after["bloomDigestEntries"] > before["bloomDigestEntries"], (
-        before,
-        after,
-    )
     again = bp.build_digest(spark, path, "i64")
     assert (again["files"], again["files_reused"], again["bytes_read"]) == (FILES + 1, FILES + 1, 0), again
     for w in (f"i64 = {KEY(FILES * ROWS_PER_FILE + 1)}", f"i64 = {MISS}", f"i64 = {HIT}"):

@@ -23,7 +23,7 @@ object DigestRefresh {
     val conf = SparkCompat.newHadoopConf(spark)
     for {
       dir <- directory(root, conf)
-      current <- TableDigest.open(dir.getFileSystem(conf), dir, TableDigest.TailGuessBytes) match {
+      current <- TableDigest.openAsItIsNow(dir.getFileSystem(conf), dir, TableDigest.TailGuessBytes) match {
         case o: TableDigest.Opened => Some(o.digest)
         case _ => None
       }

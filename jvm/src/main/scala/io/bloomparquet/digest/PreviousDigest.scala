@@ -38,7 +38,7 @@ object PreviousDigest {
    * there is none, or it cannot be trusted (the new build then reads every file).
    */
   def load(fs: FileSystem, root: Path, columns: Seq[String], fpp: Double): Option[PreviousDigest] =
-    TableDigest.open(fs, root, tailGuess = Int.MaxValue - 8) match {
+    TableDigest.openAsItIsNow(fs, root, tailGuess = Int.MaxValue - 8) match {
       case TableDigest.Opened(digest, _, whole, 0L, _, _)
           if digest.footer.properties.get(DigestJob.ColumnsProperty).contains(columns.mkString(",")) &&
             digest.index.fpp == fpp =>

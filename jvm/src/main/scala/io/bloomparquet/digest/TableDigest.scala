@@ -69,15 +69,18 @@ object TableDigest {
   final case class Opened(digest: OpenDigest, path: Path, tail: Array[Byte], tailStart: Long, reads: Int,
       bytesRead: Long) extends Found
 
-  /**
-   * The current digest of the table at `root`, its tail read `tailGuess` bytes at first. Never throws.
-   * The pointer is read as it is now also where a file system's stream may serve it from a cache of
-   * objects' metadata (S3A's analytics stream keeps one for a day by default: a replaced pointer
-   * would read as it was), at no extra request when read cold: S3A's own status call replaces the
-   * stream's.
-   */
+  /** The current digest of the table at `root`, its tail read `tailGuess` bytes at first. Never throws. */
   def open(fs: FileSystem, root: Path, tailGuess: Int = TailGuessBytes): Found =
     pointed(fs, root).fold(identity, openDigest(fs, _, tailGuess))
+
+  /**
+   * [[open]], its pointer read as it is now where a file system's stream may serve it from a cache
+   * of objects' metadata (S3A's analytics stream keeps one for a day by default: a replaced pointer
+   * would read as it was). For a build, which starts from the current digest; planning reads
+   * pointers with no status call, and holds them for [[HeldDigests.PointerMillis]] anyway.
+   */
+  def openAsItIsNow(fs: FileSystem, root: Path, tailGuess: Int): Found =
+    pointed(fs, root, asItIsNow = S3aStreams.analytics(fs)).fold(identity, openDigest(fs, _, tailGuess))
 
   /**
    * [[open]] as planning asks, with `useCache` through this JVM's [[HeldDigests]]: the pointer a
@@ -117,8 +120,9 @@ object TableDigest {
   final case class Pointed(path: Path, pointer: Pointer)
 
   /** The digest file the pointer of `root` names, or what was found instead. */
-  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, Pointed] = {
-    val asItIsNow = S3aStreams.analytics(fs)
+  private[digest] def pointed(fs: FileSystem, root: Path): Either[Found, Pointed] = pointed(fs, root, asItIsNow = false)
+
+  private def pointed(fs: FileSystem, root: Path, asItIsNow: Boolean): Either[Found, Pointed] = {
     val folder = new Path(root, Folder)
     val pointerText = try Right(readSmall(fs, new Path(folder, PointerFile), Pointer.Bytes, asItIsNow))
     catch {
