@@ -1,11 +1,11 @@
 """A class-data sharing archive of Spark's own classes for the JVMs a test environment starts.
 
 Every Spark JVM the tests start (drivers, local-cluster executors, Spark Connect servers, the CLI's)
-loads and verifies the same tens of thousands of classes from the environment's ``pyspark/jars``.
-HotSpot can map them from an archive written once (``-XX:ArchiveClassesAtExit``, JDK 13 and later): a
-short Spark job then takes about 11 CPU seconds instead of 17, a stage of short suites about a tenth
-less. The archive holds the classes of Spark's class path only (those of ``spark.jars``, ours among
-them, load as before).
+loads and verifies the same tens of thousands of classes from the environment's ``pyspark/jars``; on
+2 cores that is a third of a short suite's CPU. HotSpot can map them from an archive written once
+(``-XX:ArchiveClassesAtExit``, JDK 13 and later): a short Spark job then takes about 11 CPU seconds
+instead of 17. The archive holds the classes of Spark's class path only (those of ``spark.jars``, ours
+among them, load as before).
 
 The flags are safe where the archive cannot serve: a JVM whose class path, JDK or build differs, or
 that finds no archive, ignores it silently (``-Xlog`` for the ``cds`` tags off, so no warning reaches
@@ -25,7 +25,7 @@ from pathlib import Path
 # A job that loads what the suites use most: SQL parsing, analysis and AQE planning, Parquet written
 # and read with pushed filters, shuffles, broadcast and sort-merge joins, windows, codegen, Arrow.
 _JOB = """
-import tempfile
+import sys, tempfile
 from pyspark.sql import SparkSession
 spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
 d = tempfile.mkdtemp()
@@ -45,8 +45,7 @@ spark.createDataFrame(spark.range(10).toPandas()).collect()
 spark.stop()
 """
 
-_making: dict[Path, threading.Lock] = {}
-_locks = threading.Lock()
+_made = threading.Lock()
 
 
 def _java() -> Path | None:
@@ -78,16 +77,12 @@ def ensure(venv: Path, jvm_flags: str) -> Path | None:
     flags the tests' JVMs run with: the archive must be made under the same collector). None where it
     could not be made: the tests then run without it."""
     archive = path(venv)
-    if archive is None or archive.exists():
-        return archive
-    if not (venv / "bin" / "spark-submit").exists():
+    if archive is None or not (venv / "bin" / "spark-submit").exists():
         return None
-    with _locks:
-        making = _making.setdefault(venv, threading.Lock())
-    with making:  # lanes side by side may reach the same environment: one makes it, the others wait
+    with _made:
         if archive.exists():
             return archive
-        for old in venv.glob("spark-classes-*"):  # another JDK's or installation's, or a run killed midway
+        for old in venv.glob("spark-classes-*.jsa"):
             old.unlink()
         written = archive.with_suffix(f".{os.getpid()}.tmp")
         with tempfile.TemporaryDirectory() as tmp:
