@@ -30,16 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from . import class_archive
-
 ROOT = Path(__file__).resolve().parents[1]
 PINS = ROOT / "project" / "spark-versions.properties"
 CLUSTER = "local-cluster[2,1,1024]"
 # The test JVMs live minutes on 2 shared cores: C1 alone compiles what they run sooner than C2 pays back
 # (suites of many short Spark jobs take a quarter to a third less time; long computations neither gain nor lose),
 # and the serial collector spares them its threads. Spark's launcher adds SPARK_SUBMIT_OPTS to every driver and
-# Connect server it starts; the tests give local-cluster executors the same. Each environment's JVMs also map
-# Spark's classes from an archive (class_archive) instead of loading them one by one.
+# Connect server it starts; the tests give local-cluster executors the same.
 TEST_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
@@ -82,7 +79,6 @@ class Step:
 
     argv: list[str]
     env: dict[str, str] = field(default_factory=dict)
-    venv: Path | None = None  # the Python environment whose Spark it starts (its class archive is made first)
 
 
 @dataclass(frozen=True)
@@ -110,12 +106,10 @@ def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step
     # asked for a count of its own.
     given = os.environ.get("PYTEST_ADDOPTS", "")
     slowest = given if re.search(r"--durations(=|\s)", given) else f"{given} --durations=12".strip()
-    venv = versions.venv(minor)
-    jvm = f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_FLAGS} {class_archive.flags(venv)}".strip()
+    jvm = f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_FLAGS}".strip()
     return Step(
-        [str(venv / "bin" / "python"), "-m", "pytest", *args],
+        [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args],
         {"PYTEST_ADDOPTS": slowest, "SPARK_SUBMIT_OPTS": jvm, **env},
-        venv,
     )
 
 
@@ -400,13 +394,6 @@ class Runner:
 def _steps(steps: list[Step], out: TextIO) -> int:
     """Runs ``steps`` in turn into ``out`` until one fails; its exit code (pytest's 5, no test collected: 1)."""
     for step in steps:
-        if step.venv:
-            began = time.monotonic()
-            made = class_archive.ensure(step.venv, TEST_JVM_FLAGS)
-            out.write(
-                f"bin/test: {step.venv.name}'s class archive: {made or 'none, its JVMs load classes as usual'}"
-                f" ({time.monotonic() - began:.0f} s)\n"
-            )
         out.write(f"$ {' '.join(step.argv)}\n")
         out.flush()
         rc = subprocess.call(step.argv, cwd=ROOT, env={**os.environ, **step.env}, stdout=out, stderr=subprocess.STDOUT)
