@@ -40,6 +40,13 @@ collect_ignore += (
 )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files marked ``long`` first, each file's tests together: bin/test's main stage hands whole files to two
+    processes in this order (``--dist loadfile --no-loadscope-reorder``), so neither is left with a long file at the
+    end while the other idles."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 # BLOOMPARQUET_MASTER=local-cluster[2,1,1024] runs a suite with executors in JVMs of their own (bin/test runs
 # the differential suites that way too): JVM-wide caches and task-side checks then live apart from the driver's.
 MASTER = os.environ.get("BLOOMPARQUET_MASTER", "local[2]")

@@ -174,7 +174,11 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage(
             "main",
             f"the whole Python suite on the default Spark ({d}), two processes",
-            lambda m, x: [_pytest(v, d, ["-n", "2", "--dist", "loadfile", "--ignore=tests/packaging", *x])],
+            lambda m, x: [
+                _pytest(
+                    v, d, ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "--ignore=tests/packaging", *x]
+                )
+            ],
         ),
         Stage(
             "packaging",

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import bloomparquet as bp
+from bloomparquet._session import java_map
 
 from .spark_conf import PUSHDOWN_OFF, spark_conf
 
@@ -66,7 +67,7 @@ def versions(spark, tmp_path_factory) -> dict[tuple[int, int], Path]:
 
 @pytest.fixture
 def etag_fs(spark):
-    with spark_conf(spark, dict(spark._jvm.io.bloomparquet.testing.EtagFileSystem.settings())):
+    with spark_conf(spark, java_map(spark._jvm.io.bloomparquet.testing.EtagFileSystem.settings())):
         yield
 
 

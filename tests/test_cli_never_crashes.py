@@ -27,6 +27,8 @@ from bloomparquet.reference import _rawfooter as rawfooter
 from . import _python_m
 from .cli_corpus import VARIANTS, CorpusFile, local_corpus, spark_corpus
 
+pytestmark = pytest.mark.long
+
 # The commands that read Parquet files: every one is run over the corpus.
 FILE_COMMANDS = {"inspect", "probe", "verify", "advise"}
 # The others take no Parquet path (demo writes its own data; kernel and jar print what the JVM

@@ -26,7 +26,7 @@ from .decoded import decoded
 from .routes import bloom_routes
 from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 GROUPS, ROWS_PER_GROUP = 6, 2_048  # DuckDB rounds row groups to 2,048 rows
 # Value pools; row group g holds the values whose index i has (i + g) % 3 != 0: each value is

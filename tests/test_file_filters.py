@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from bloomparquet._session import java_map
 from bloomparquet.reference import SplitBlockBloomFilter, read_bloom_filters, xxh64_plain
 
 from .plain import chunks, plain_bytes
@@ -99,7 +100,7 @@ def test_rebuilt_bitsets_equal_stored(written: list[Path], bridge) -> None:
     checked = 0
     for path in written:
         stored = read_bloom_filters(path)
-        jvm_stored = {k: bytes(v) for k, v in dict(bridge.readFilters(str(path))).items()}
+        jvm_stored = {k: bytes(v) for k, v in java_map(bridge.readFilters(str(path))).items()}
         assert {f"{rg}/{col}" for rg, col in stored} == set(jvm_stored)
         for rg, col, ptype, type_length, values in chunks(str(path)):
             if (rg, col) not in stored:

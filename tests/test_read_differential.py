@@ -26,7 +26,7 @@ from .datagen import Column, make_table, sql_literal, write_bloomparquet, write_
 from .routes import Routes, bloom_routes
 from .spark_conf import PUSHDOWN_OFF, rows, spark_conf
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 TABLE, COLUMNS = make_table()
 _totals: Counter[str] = Counter()

@@ -15,6 +15,7 @@ import pytest
 from py4j.protocol import Py4JJavaError
 
 import bloomparquet
+from bloomparquet._session import java_map
 from bloomparquet.cli import main
 from bloomparquet.reference import read_bloom_filters, xxh64_plain
 
@@ -107,7 +108,7 @@ def test_retrofit_keeps_data_and_adds_readable_filters(spark, dataset, bridge) -
         assert all(meta.row_group(0).column(c).has_column_index for c in range(meta.num_columns))
 
         filters = read_bloom_filters(path)
-        jvm = {k: bytes(v) for k, v in dict(bridge.readFilters(str(path))).items()}
+        jvm = {k: bytes(v) for k, v in java_map(bridge.readFilters(str(path))).items()}
         assert {f"{rg}/{c}" for rg, c in filters} == set(jvm)
         for key, f in old_filters[path.name].items():
             assert filters[key] == f, "an existing filter changed"

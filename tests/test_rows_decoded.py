@@ -26,7 +26,7 @@ from .decoded import absent_like, decoded, key_rows, uuid_keys
 from .routes import bloom_routes
 from .spark_conf import spark_conf
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 FILES, ROWS_PER_FILE, ROWS_PER_GROUP = 4, 12_000, 3_000
 ROWS = FILES * ROWS_PER_FILE

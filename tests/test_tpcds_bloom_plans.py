@@ -20,7 +20,7 @@ from tests.test_tpcds_plans import measure, nodes, pruning_filters
 from tests.tpcds_queries import queries, write_tiny_tables
 from tests.tpcds_schema import FACT_KEYS
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 PARQUET = {"spark.bloomparquet.parquet.enabled": "false"}
 IN_SUBQUERY = "RuntimeFilters: none: in a subquery's plan"

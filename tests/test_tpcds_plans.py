@@ -16,7 +16,7 @@ import pytest
 from tests.spark_conf import spark_conf
 from tests.tpcds_queries import queries, write_tiny_tables
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 OPT_IN = {"spark.bloomparquet.parquet.enabled": "true"}
 SPARK = {"spark.bloomparquet.parquet.enabled": "false"}

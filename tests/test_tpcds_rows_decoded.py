@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.long]
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "tpcds.py"
 QUERIES = [

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from bloomparquet._session import java_map
 from bloomparquet.reference import optimal_num_bytes, read_bloom_filters, xxh64_plain
 
 from .plain import chunks, plain_bytes
@@ -74,7 +75,7 @@ def test_every_value_checks_true_jvm_and_python_and_sizes_are_optimal(written, b
     checked = set()
     for path in files:
         stored = read_bloom_filters(path)
-        jvm = {k: bytes(v) for k, v in dict(bridge.readFilters(str(path))).items()}
+        jvm = {k: bytes(v) for k, v in java_map(bridge.readFilters(str(path))).items()}
         assert {f"{rg}/{c}" for rg, c in stored} == set(jvm)
         for rg, col, ptype, type_length, values in chunks(str(path)):
             filt = stored[(rg, col)]

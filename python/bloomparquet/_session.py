@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -245,6 +246,23 @@ def jvm_dataframe(df: DataFrame) -> Any:
     return df._jdf  # noqa: SLF001
 
 
+# Each name on the way to a JVM class is a py4j round trip that makes the JVM search its class path: once per JVM.
+_BRIDGES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
 def jvm_bridge(spark: SparkSession) -> Any:
     """The JVM-side ``io.bloomparquet.python.PythonBridge`` of ``spark``."""
-    return jvm(spark).io.bloomparquet.python.PythonBridge
+    view = jvm(spark)
+    bridge = _BRIDGES.get(view)
+    if bridge is None:
+        bridge = _BRIDGES[view] = view.io.bloomparquet.python.PythonBridge
+    return bridge
+
+
+def java_map(m: Any) -> dict[str, Any]:
+    """A JVM ``java.util.Map``'s entries, its keys as ``str``.
+
+    Read through the key set's array: iterating the map itself ends with the JVM throwing
+    ``NoSuchElementException``, which PySpark's error handler converts at some 20 ms a time.
+    """
+    return {str(k): m.get(k) for k in m.keySet().toArray()}

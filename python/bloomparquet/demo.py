@@ -40,14 +40,14 @@ def _write(out: Path, rows: int, files: int) -> np.ndarray:
 
 def _agreement(spark: SparkSession, path: Path) -> int:
     """Per row group, do the JVM kernel and the Python reference give the same answers?"""
-    from ._session import jvm_bridge
+    from ._session import java_map, jvm_bridge
     from .reference import read_bloom_filters, xxh64_plain
 
     bridge = jvm_bridge(spark)
     probes = xxh64_plain(np.arange(1, 20001, 2, dtype=np.int64), "INT64")  # absent keys
     disagreements = 0
     for file in sorted(path.glob("*.parquet")):
-        jvm = {k: bytes(v) for k, v in dict(bridge.readFilters(str(file.resolve()))).items()}
+        jvm = {k: bytes(v) for k, v in java_map(bridge.readFilters(str(file.resolve()))).items()}
         for (rg, column), f in read_bloom_filters(file).items():
             py_answers = f.check_hashes(probes)
             jvm_answers = np.frombuffer(bytes(bridge.checkHashes(jvm[f"{rg}/{column}"], probes.tobytes())), np.uint8)

@@ -94,10 +94,10 @@ def scan_metrics(df: DataFrame) -> dict[str, int]:
     >>> pruned = bp.scan_metrics(q)["bloomRowGroupsPrunedByBloom"]
     """
     from ._connect import connect_scan_metrics, is_connect
-    from ._session import jvm_bridge, jvm_dataframe
+    from ._session import java_map, jvm_bridge, jvm_dataframe
 
     if is_connect(df):
         return connect_scan_metrics(df)
 
     bridge = jvm_bridge(df.sparkSession)
-    return {str(k): int(v) for k, v in dict(bridge.scanMetrics(jvm_dataframe(df))).items()}
+    return {k: int(v) for k, v in java_map(bridge.scanMetrics(jvm_dataframe(df))).items()}

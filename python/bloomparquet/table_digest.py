@@ -89,7 +89,7 @@ def build_digest(
     built = jvm.io.bloomparquet.digest.DigestJob.buildForPython(
         _session.jvm_session(spark), path, jcols, float(fpp), bool(full)
     )
-    return {str(k): built[k] for k in built.keySet()}
+    return _session.java_map(built)
 
 
 def refresh_digest(spark: SparkSession, path: str) -> dict[str, Any] | None:
@@ -129,4 +129,4 @@ def refresh_digest(spark: SparkSession, path: str) -> dict[str, Any] | None:
     built = _session.jvm(spark).io.bloomparquet.digest.DigestRefresh.ifPresentForPython(
         _session.jvm_session(spark), path
     )
-    return None if built is None else {str(k): built[k] for k in built.keySet()}
+    return None if built is None else _session.java_map(built)

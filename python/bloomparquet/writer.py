@@ -232,7 +232,7 @@ def retrofit(
     for k, v in (conf or {}).items():
         jconf.put(k, str(v))
     results = job.runForPython(_session.jvm_session(spark), path, jcols, float(fpp), bool(overwrite), jconf)
-    return [{k: r[k] for k in r.keySet()} for r in results]
+    return [_session.java_map(r) for r in results.toArray()]  # an array: a list ends its iteration in a JVM exception
 
 
 def _retrofit_sql(
