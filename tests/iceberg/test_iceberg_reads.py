@@ -68,6 +68,8 @@ def test_point_miss_plans_no_task(spark, events: str) -> None:
     for where in ("k = 4", "k IN (4, 5, 8)", "s = 'u4'", "s = 'u4' AND st.b = 'b4'"):
         got, ours, alone = both(spark, lambda w=where: spark.table(events).where(w))
         assert got == [] and ours["tasks"] == 0 < alone["tasks"], (where, ours, alone)
+        # Planning's counters join Iceberg's scan metrics: every file its statistics kept, ruled out.
+        assert ours["bloomFilesPruned"] == ours["bloomFilesTotal"] > 0 and "bloomFilesTotal" not in alone, (ours, alone)
     # Outside every file's range: statistics rule them all out already.
     for where in ("st.a = 7920", f"k = {KEYS + 3}"):
         got, ours, alone = both(spark, lambda w=where: spark.table(events).where(w))
@@ -82,6 +84,7 @@ def test_point_hit_keeps_its_file(spark, events: str) -> None:
     got, ours, alone = both(spark, lambda: spark.table(events).where("s = 'u3003'"))
     # Strings are unsorted across files: statistics keep every file, bloom filters one (FPP 1 %, 5 others).
     assert [r[0] for r in got] == [3003] and ours["tasks"] < alone["tasks"], (ours, alone)
+    assert 0 < ours["bloomFilesPruned"] < ours["bloomFilesTotal"] and ours["bloomRowGroupsPrunedByBloom"] > 0, ours
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -273,7 +276,7 @@ def test_key_sets_the_driver_holds_prune_a_join_side(spark, events: str) -> None
         assert len(got) == n, name
         assert ours["tasks"] < alone["tasks"] or name == "right outer", (name, ours, alone)
     _, ours, _ = both(spark, cases["misses only"][0])
-    assert ours["tasks"] == 0, ours
+    assert ours["tasks"] == 0 and ours["bloomFilesPruned"] == ours["bloomFilesTotal"] > 0, ours
     # Off: spark.bloomparquet.keySet.maxBytes=0.
     with spark_conf(spark, {"spark.bloomparquet.keySet.maxBytes": "0"}):
         _, ours, alone = both(spark, cases["misses only"][0])

@@ -1,19 +1,26 @@
 package io.bloomparquet.compat
 
 import org.apache.spark.sql.Dataset
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.execution.FileSourceScanExec
 import org.apache.spark.sql.execution.adaptive.{AdaptiveSparkPlanExec, AdaptiveSparkPlanHelper, QueryStageExec}
 import org.apache.spark.sql.execution.exchange.ReusedExchangeExec
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.datasources.{FileFormat, FileIndex}
-import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.execution.datasources.v2.{BatchScanExec, DataSourceV2ScanRelation}
 
 /** The file scans of a query that ran: their metrics and the input partitions (tasks) they planned. */
 object ExecutedScans {
 
   /** A scan's metrics, its input partitions, and the file index of a V1 scan (a V2 scan's is its own business). */
   final case class ScanFigures(metrics: Map[String, Long], partitions: Long, fileIndex: Option[AnyRef] = None)
+
+  /**
+   * Counters of a pruning that planning did to a V2 scan it does not own (a table format's scan, whose
+   * metrics are the format's), kept on the scan's logical relation: they join that scan's metrics here.
+   */
+  val PlanningCounters: TreeNodeTag[Map[String, Long]] = TreeNodeTag("bloomparquet.planningCounters")
 
   // Looks inside adaptive plans and query stages.
   private object Plans extends AdaptiveSparkPlanHelper
@@ -45,13 +52,20 @@ object ExecutedScans {
    */
   private def figures(plan: SparkPlan): Seq[ScanFigures] = {
     val scans = Plans.collectWithSubqueries(plan) {
-      case s: BatchScanExec => s -> ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong)
+      case s: BatchScanExec =>
+        s -> ScanFigures(s.metrics.map { case (k, m) => k -> m.value } ++ planningCounters(s), s.inputRDD.getNumPartitions.toLong)
       case s: FileSourceScanExec =>
         s -> ScanFigures(s.metrics.map { case (k, m) => k -> m.value }, s.inputRDD.getNumPartitions.toLong, Some(s.relation.location))
     }
     val seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap[SparkPlan, java.lang.Boolean]())
     scans.collect { case (scan, figures) if seen.add(scan) => figures }
   }
+
+  /** The counters planning kept on `scan`'s relation, found through the logical plan Spark planned it from. */
+  private def planningCounters(scan: BatchScanExec): Map[String, Long] =
+    scan.logicalLink.flatMap(_.collectFirst {
+      case r: DataSourceV2ScanRelation if r.scan eq scan.scan => r.getTagValue(PlanningCounters)
+    }.flatten).getOrElse(Map.empty)
 
   /**
    * `plan` with the format of each V1 file scan replaced where `replace` gives one, given the scan's

@@ -93,7 +93,7 @@ object PythonBridge {
     def add(name: String, v: Long): Unit = out.merge(name, v, (a, b) => a + b)
     // A V1 index bloomparquet pruned (Delta reads) holds the counters a V2 scan reports as metrics.
     def all(scan: ExecutedScans.ScanFigures): Seq[(String, Long)] = scan.metrics.toSeq ++ scan.fileIndex.toSeq.flatMap {
-      case p: PrunedFileIndex => p.pruningCounts.toTaskMetrics.toSeq.map(m => m.name -> m.value)
+      case p: PrunedFileIndex => p.pruningCounts.byName.toSeq
       case _ => Nil
     }
     val scans = ExecutedScans.of(df)

@@ -3,13 +3,14 @@ package io.bloomparquet.iceberg.impl
 import scala.jdk.CollectionConverters._
 
 import io.bloomparquet.compat.CatalystPlans.{PrunableJoin, PrunableSide, holdsQueryStage}
-import io.bloomparquet.compat.SparkCompat
+import io.bloomparquet.compat.{ExecutedScans, SparkCompat}
 import io.bloomparquet.options.OptionRegistry.KeySetMaxBytes
 import io.bloomparquet.options.ReadSettings
 import io.bloomparquet.planning.{FileKey, KeySetSample, PlanningOpen, PrunedFiles}
 import io.bloomparquet.pruning.{BloomPredicate, CatalystPredicates, KeySetPayoff}
 import io.bloomparquet.schema.FileColumn
 import io.bloomparquet.spark.{PruningSite, SessionReadConfs, SplitPruning}
+import io.bloomparquet.spark.metrics.PruningCounts
 import io.bloomparquet.sql.KeySetSize
 import org.apache.hadoop.fs.Path
 import org.apache.iceberg.{DataFile, FileFormat, FileScanTask, PartitionScanTask}
@@ -137,10 +138,29 @@ final case class IcebergBloomPruning(spark: SparkSession) extends Rule[LogicalPl
         }
       }
       if (left != tasks) IcebergScanTasks.keepOnly(scan, left)
+      record(relation, judged.values.toSeq.distinct, pruned, started)
       logInfo(s"bloomparquet: ${relation.relation.name}: ${tasks.size - left.size} of ${tasks.size} data files ruled out, " +
         s"${left.count(_.isInstanceOf[KeptRowGroupsTask])} cut to their kept row groups, by their bloom filters " +
         s"($predicate) in ${(System.nanoTime() - started) / 1000000} ms")
     }
+  }
+
+  /**
+   * The pruning's counters, kept with the relation for the scan's metrics (`bloomparquet.scan_metrics`):
+   * Iceberg's scan declares its own. A scan judged again adds what the later judging dropped and read.
+   */
+  private def record(relation: DataSourceV2ScanRelation, files: Seq[FileKey], pruned: Option[PrunedFiles],
+      started: Long): Unit = {
+    val counts = pruned match {
+      case Some(p) => PruningCounts.of(p, files.filter(p.get(_).isDefined), rowGroupsReadInGaps = 0, started)
+      case None => PruningCounts(filesTotal = files.size, filesPruned = files.size,
+          pruningTimeMs = (System.nanoTime() - started) / 1000000)
+    }
+    val figures = relation.getTagValue(ExecutedScans.PlanningCounters) match {
+      case None => counts.byName
+      case Some(earlier) => earlier ++ counts.asLaterPass.byName.map { case (k, v) => k -> (earlier.getOrElse(k, 0L) + v) }
+    }
+    relation.setTagValue(ExecutedScans.PlanningCounters, figures)
   }
 
   /** Iceberg's data files are never rewritten in place: its path and size name one file version. */

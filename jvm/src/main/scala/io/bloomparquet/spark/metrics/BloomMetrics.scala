@@ -81,6 +81,17 @@ final case class PruningCounts(
       digest.requests + o.digest.requests, digest.bytesRead + o.digest.bytesRead,
       digest.filesNotCovered + o.digest.filesNotCovered, digest.refused + o.digest.refused))
 
+  /**
+   * What judging a scan's files again adds to its first judging (a join's keys judged them, then the
+   * scan's own filters; adaptive execution planning the scan again): the files it drops and what it
+   * read. Its files and row groups were counted by the first.
+   */
+  def asLaterPass: PruningCounts = copy(filesTotal = 0, rowGroupsTotal = 0, rowGroupsPrunedByStats = 0,
+    rowGroupsPrunedByBloom = 0, rowGroupsUnprobed = 0, rowGroupsPrunedByDictionary = 0)
+
+  /** Each counter by its metric's name. */
+  def byName: Map[String, Long] = toTaskMetrics.map(m => m.name -> m.value).toMap
+
   def toTaskMetrics: Array[CustomTaskMetric] = Array(
     BloomMetrics.FilesTotal -> filesTotal, BloomMetrics.FilesPruned -> filesPruned,
     BloomMetrics.RowGroupsTotal -> rowGroupsTotal, BloomMetrics.RowGroupsPrunedByStats -> rowGroupsPrunedByStats,
