@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from . import jvm_archive
+
 ROOT = Path(__file__).resolve().parents[1]
 PINS = ROOT / "project" / "spark-versions.properties"
 CLUSTER = "local-cluster[2,1,1024]"
@@ -106,11 +108,16 @@ def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step
     # asked for a count of its own.
     given = os.environ.get("PYTEST_ADDOPTS", "")
     slowest = given if re.search(r"--durations(=|\s)", given) else f"{given} --durations=12".strip()
-    jvm = f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {TEST_JVM_FLAGS}".strip()
+    jvm = " ".join(f for f in (os.environ.get("SPARK_SUBMIT_OPTS", ""), TEST_JVM_FLAGS, archived(versions, minor)) if f)
     return Step(
         [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args],
         {"PYTEST_ADDOPTS": slowest, "SPARK_SUBMIT_OPTS": jvm, **env},
     )
+
+
+def archived(versions: Versions, minor: str) -> str:
+    """The flags that map ``minor``'s class archive (tests/jvm_archive.py) into the JVMs Spark starts."""
+    return jvm_archive.jvm_flags(versions.venv(minor))
 
 
 def stages(v: Versions) -> dict[str, Stage]:
@@ -151,8 +158,14 @@ def stages(v: Versions) -> dict[str, Stage]:
         Stage("lint", "ruff and mypy over the Python tree (bin/lint)", lambda m, x: [Step(["bin/lint"])]),
         Stage(
             "setup",
-            "bin/setup --all-sparks: an environment and a jar for every supported minor",
-            lambda m, x: [Step(["bin/setup", "--all-sparks"])],
+            "bin/setup --all-sparks: an environment and a jar for every supported minor, and its JVMs' class archive",
+            lambda m, x: [
+                Step(["bin/setup", "--all-sparks"]),
+                Step(
+                    [str(v.venv(d) / "bin" / "python"), "-m", "tests.jvm_archive", *(str(v.venv(m)) for m in v.minors)],
+                    {"SPARK_SUBMIT_OPTS": TEST_JVM_FLAGS},
+                ),
+            ],
         ),
         Stage(
             "jvm",

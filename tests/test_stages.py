@@ -4,9 +4,12 @@ are built, not run."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from . import stages as st
+from .jvm_archive import NAME
 
 V = st.Versions.pinned()
 STAGES = st.stages(V)
@@ -37,11 +40,21 @@ def test_a_whole_run_runs_every_stage_and_each_minor_stage_on_its_minors() -> No
 
 def test_every_suite_gives_spark_the_test_jvm_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     # Spark's launcher adds SPARK_SUBMIT_OPTS to the JVMs it starts; flags already there are kept.
+    # A minor's class archive, where it has one, is mapped in by its JVMs alone.
     monkeypatch.setenv("SPARK_SUBMIT_OPTS", "-Dgiven=1")
     for name, stage in st.stages(V).items():
         for step in stage.steps(None, []):
             if "pytest" in step.argv:
-                assert step.env["SPARK_SUBMIT_OPTS"] == f"-Dgiven=1 {st.TEST_JVM_FLAGS}", name
+                venv = Path(step.argv[0]).parents[1]
+                archived = f" -XX:SharedArchiveFile={venv / NAME} -Xlog:cds*=off" if (venv / NAME).is_file() else ""
+                assert step.env["SPARK_SUBMIT_OPTS"] == f"-Dgiven=1 {st.TEST_JVM_FLAGS}{archived}", name
+
+
+def test_the_setup_stage_archives_every_minors_classes() -> None:
+    (_, archive) = STAGES["setup"].steps(None, [])
+    assert archive.argv[1:3] == ["-m", "tests.jvm_archive"]
+    assert archive.argv[3:] == [str(V.venv(m)) for m in V.minors]
+    assert archive.env["SPARK_SUBMIT_OPTS"] == st.TEST_JVM_FLAGS
 
 
 @pytest.mark.parametrize(

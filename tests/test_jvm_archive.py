@@ -1,0 +1,42 @@
+"""The test JVMs' class archive (tests/jvm_archive.py): made again when its environment or the JDK is
+newer, and mapped in only where it exists. No Spark: the JVM checks an archive's fit itself."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from . import jvm_archive as ja
+
+
+def _touch(path: Path, mtime: float) -> Path:
+    path.write_bytes(b"")
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def test_no_archive_no_flags(tmp_path: Path) -> None:
+    assert ja.jvm_flags(tmp_path) == ""
+    assert not ja.is_current(tmp_path)
+
+
+def test_an_archive_is_mapped_in_quietly(tmp_path: Path) -> None:
+    _touch(ja.archive(tmp_path), 2e9)
+    assert ja.jvm_flags(tmp_path).split() == [f"-XX:SharedArchiveFile={ja.archive(tmp_path)}", "-Xlog:cds*=off"]
+
+
+def test_an_archive_older_than_its_environment_or_the_jdk_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    java = _touch(tmp_path / "java", 1e9)
+    monkeypatch.setattr(ja, "_java", lambda: java)
+    _touch(tmp_path / ja.STAMP, 1.5e9)
+    _touch(ja.archive(tmp_path), 2e9)
+    assert ja.is_current(tmp_path)
+    _touch(tmp_path / ja.STAMP, 2.5e9)  # the environment installed again
+    assert not ja.is_current(tmp_path)
+    _touch(tmp_path / ja.STAMP, 1.5e9)
+    _touch(java, 2.5e9)  # another JDK
+    assert not ja.is_current(tmp_path)
