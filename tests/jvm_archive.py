@@ -109,12 +109,15 @@ def dump(venv: Path) -> None:
 
 def _dump_in(venv: Path) -> tuple[Path, int, str]:
     """Runs this module in ``venv``'s Python: its archive made (or found current)."""
-    done = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "tests.jvm_archive"],
-        cwd=Path(__file__).resolve().parents[1],
-        capture_output=True,
-        text=True,
-    )
+    try:
+        done = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "tests.jvm_archive"],
+            cwd=Path(__file__).resolve().parents[1],
+            capture_output=True,
+            text=True,
+        )
+    except OSError as e:  # no such environment
+        return venv, 127, str(e)
     return venv, done.returncode, done.stdout + done.stderr
 
 
@@ -123,10 +126,12 @@ def main(venvs: list[str]) -> int:
         # Each dump is one driver, mostly on one core: two side by side fill the machine's two.
         with ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(_dump_in, map(Path, venvs)))
+        # The archive only saves time: an environment without one runs its tests as before.
         for venv, rc, out in results:
             lines = [line for line in out.splitlines() if line.startswith("jvm_archive:")]
-            print("\n".join(lines) if rc == 0 else f"jvm_archive: {venv} failed (exit {rc}):\n{out[-3000:]}")
-        return max(rc for _, rc, _ in results)
+            failed = f"jvm_archive: no archive for {venv}, its JVMs start without one (exit {rc}):\n{out[-3000:]}"
+            print("\n".join(lines) if rc == 0 else failed)
+        return 0
     venv = Path(sys.prefix)
     if is_current(venv):
         print(f"jvm_archive: {archive(venv)} is current")

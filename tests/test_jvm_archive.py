@@ -40,3 +40,10 @@ def test_an_archive_older_than_its_environment_or_the_jdk_is_made_again(
     _touch(tmp_path / ja.STAMP, 1.5e9)
     _touch(java, 2.5e9)  # another JDK
     assert not ja.is_current(tmp_path)
+
+
+def test_an_environment_that_cannot_make_one_runs_without_it(tmp_path: Path, capsys) -> None:
+    # The archive only saves time: the setup stage goes on, saying which environment has none.
+    assert ja.main([str(tmp_path / "no-such-venv")]) == 0
+    assert f"no archive for {tmp_path / 'no-such-venv'}" in capsys.readouterr().out
+    assert ja.jvm_flags(tmp_path / "no-such-venv") == ""
