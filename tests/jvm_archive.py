@@ -42,6 +42,13 @@ def jvm_flags(venv: Path) -> str:
     return f"-XX:SharedArchiveFile={path} {QUIET}" if path.is_file() else ""
 
 
+def with_archive_of(opts: str, venv: Path) -> str:
+    """JVM options ``opts`` with the archive they name (if any) swapped for ``venv``'s: for a JVM of that
+    environment started by a test of another's."""
+    kept = [o for o in opts.split() if not o.startswith("-XX:SharedArchiveFile=") and o != QUIET]
+    return " ".join([*kept, jvm_flags(venv)]).strip()
+
+
 def _java() -> Path | None:
     """The java binary pyspark launches (JAVA_HOME's, else the one on PATH), links resolved."""
     home = os.environ.get("JAVA_HOME")

@@ -47,3 +47,13 @@ def test_an_environment_that_cannot_make_one_runs_without_it(tmp_path: Path, cap
     assert ja.main([str(tmp_path / "no-such-venv")]) == 0
     assert f"no archive for {tmp_path / 'no-such-venv'}" in capsys.readouterr().out
     assert ja.jvm_flags(tmp_path / "no-such-venv") == ""
+
+
+def test_a_jvm_of_another_environment_gets_that_environments_archive(tmp_path: Path) -> None:
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    for venv in (mine, theirs):
+        venv.mkdir()
+        _touch(ja.archive(venv), 2e9)
+    opts = f"-Dgiven=1 -XX:TieredStopAtLevel=1 {ja.jvm_flags(mine)}"
+    assert ja.with_archive_of(opts, theirs) == f"-Dgiven=1 -XX:TieredStopAtLevel=1 {ja.jvm_flags(theirs)}"
+    assert ja.with_archive_of(opts, tmp_path / "none") == "-Dgiven=1 -XX:TieredStopAtLevel=1"

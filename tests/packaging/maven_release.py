@@ -8,6 +8,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from tests.jvm_archive import with_archive_of
+
 ROOT = Path(__file__).resolve().parents[2]
 REPO = ROOT / "jvm" / "target" / "release" / "maven"
 PINS = dict(
@@ -49,5 +51,6 @@ def spark_submit(minor: str, args: list[str], cwd: Path, timeout: int = 600) -> 
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
     env = {**USER_ENV, "SPARK_HOME": home, "PYSPARK_PYTHON": str(python), "PYSPARK_DRIVER_PYTHON": str(python)}
+    env["SPARK_SUBMIT_OPTS"] = with_archive_of(env.get("SPARK_SUBMIT_OPTS", ""), venv(minor))
     cmd = [str(venv(minor) / "bin" / "spark-submit"), *args]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
