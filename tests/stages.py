@@ -108,16 +108,13 @@ def _pytest(versions: Versions, minor: str, args: list[str], **env: str) -> Step
     # asked for a count of its own.
     given = os.environ.get("PYTEST_ADDOPTS", "")
     slowest = given if re.search(r"--durations(=|\s)", given) else f"{given} --durations=12".strip()
-    jvm = " ".join(f for f in (os.environ.get("SPARK_SUBMIT_OPTS", ""), TEST_JVM_FLAGS, archived(versions, minor)) if f)
+    # The minor's class archive (tests/jvm_archive.py), where it has one, maps Spark's classes into its JVMs.
+    flags = (os.environ.get("SPARK_SUBMIT_OPTS", ""), TEST_JVM_FLAGS, jvm_archive.jvm_flags(versions.venv(minor)))
+    jvm = " ".join(f for f in flags if f)
     return Step(
         [str(versions.venv(minor) / "bin" / "python"), "-m", "pytest", *args],
         {"PYTEST_ADDOPTS": slowest, "SPARK_SUBMIT_OPTS": jvm, **env},
     )
-
-
-def archived(versions: Versions, minor: str) -> str:
-    """The flags that map ``minor``'s class archive (tests/jvm_archive.py) into the JVMs Spark starts."""
-    return jvm_archive.jvm_flags(versions.venv(minor))
 
 
 def stages(v: Versions) -> dict[str, Stage]:
@@ -162,7 +159,12 @@ def stages(v: Versions) -> dict[str, Stage]:
             lambda m, x: [
                 Step(["bin/setup", "--all-sparks"]),
                 Step(
-                    [str(v.venv(d) / "bin" / "python"), "-m", "tests.jvm_archive", *(str(v.venv(m)) for m in v.minors)],
+                    [
+                        str(v.venv(d) / "bin" / "python"),
+                        "-m",
+                        "tests.jvm_archive",
+                        *(str(v.venv(mm)) for mm in v.minors),
+                    ],
                     {"SPARK_SUBMIT_OPTS": TEST_JVM_FLAGS},
                 ),
             ],
