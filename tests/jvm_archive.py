@@ -4,7 +4,7 @@ parsed and verified once and mapped into every later JVM of that minor instead o
 A test run starts a few hundred JVMs (a driver per suite, local-cluster executors, Connect servers,
 ``spark-submit`` and the CLI in subprocesses), each loading some ten thousand classes from Spark's jars,
 on 2 shared cores. With the archive a driver starts on about 60% of the CPU it takes without one
-(JDK 17, Spark 4.3: ~6 CPU-s instead of ~10; a suite of short Spark tests takes a third less CPU).
+(JDK 17, Spark 4.3: ~6 CPU-s instead of ~10; `bin/test cluster` 285 CPU-s instead of 329).
 
 ``python -m tests.jvm_archive [VENV...]`` dumps the archive of each environment named (two at a time), or
 of the one it runs in, (JDK's dynamic archive,
